@@ -52,6 +52,7 @@ const firstMatch = (text: string, pattern: RegExp): string | undefined => patter
 async function partnerPages(cookie: string): Promise<string[]> {
   const pages = ['/console/home', '/console/bookings', '/console/invoices', '/console/statement', '/console/ledger', '/console/audit'];
   pages.push('/console/webhooks', '/console/keys', '/console/team', '/console/test-clocks', '/console/statement.csv');
+  pages.push('/console/partner-keys', '/console/partner-audit');
   const booking = firstMatch((await get(cookie, '/console/bookings')).text, /href="(\/console\/bookings\/[^"]+)"/);
   if (booking) pages.push(booking);
   const pdf = firstMatch((await get(cookie, '/console/invoices')).text, /href="(\/console\/invoices\/[^"]+\/pdf)"/);

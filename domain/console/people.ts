@@ -34,6 +34,8 @@ export type Capability =
   | 'audit'
   | 'webhooks'
   | 'keys'
+  | 'partner-keys'
+  | 'partner-audit'
   | 'team'
   | 'contacts'
   | 'groups'
@@ -56,10 +58,24 @@ export type Capability =
   | 'reconcile-payments';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
-  admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'test-clocks', 'team', 'contacts'],
-  finance: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'contacts'],
-  developer: ['home', 'bookings', 'audit', 'webhooks', 'keys', 'test-clocks'],
-  viewer: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit'],
+  admin: [
+    'home',
+    'bookings',
+    'invoices',
+    'statement',
+    'ledger',
+    'audit',
+    'partner-audit',
+    'webhooks',
+    'keys',
+    'partner-keys',
+    'test-clocks',
+    'team',
+    'contacts',
+  ],
+  finance: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'partner-audit', 'contacts'],
+  developer: ['home', 'bookings', 'audit', 'partner-audit', 'webhooks', 'keys', 'partner-keys', 'test-clocks'],
+  viewer: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'partner-audit'],
 };
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {

@@ -81,6 +81,7 @@ import {
 import { channexPage } from './operator-channex.ts';
 import { reconcileNow } from './operator-reconcile.ts';
 import { PASSKEY_ROUTES, passkeySignInForm } from './passkeys.ts';
+import { issuePartnerKey, partnerAudit, partnerKeys, replacePartnerKey, revokePartnerKey } from './partner-api.ts';
 
 export interface ConsoleAppDeps extends ConsoleDeps {
   /** The service's adapters: every figure a page shows comes through the same reads as the API's. */
@@ -173,7 +174,7 @@ export interface Signed {
   readonly origin: AuditOrigin;
 }
 
-interface PartnerContext extends Signed {
+export interface PartnerContext extends Signed {
   readonly group: AgentGroup;
   readonly principal: AgentGroupPrincipal;
   /** The group's services (a sandbox group's test clock, as its API requests get). */
@@ -258,7 +259,7 @@ function operatorPage(
   };
 }
 
-const partnerHtml = (ctx: Signed, title: string, section: string, body: Html, status = 200) =>
+export const partnerHtml = (ctx: Signed, title: string, section: string, body: Html, status = 200) =>
   htmlResult(status, page(title, body, ctx.viewer, allowedFor(ctx.person), section));
 
 export const figure = (label: string, value: string | Html) => html`<div><dt>${label}</dt><dd>${value}</dd></div>`;
@@ -490,11 +491,11 @@ const statementPdfFile = partnerPage('statement', async (_deps, req, ctx) => {
 });
 
 /** A GET form's fields as the API's query: empty fields are absent, as an unfilled filter is. */
-const filled = (query: Request['query']): Record<string, string> =>
+export const filled = (query: Request['query']): Record<string, string> =>
   Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== ''));
 
 /** The link to the next page: the same filters with the page's cursor. */
-const nextPageLink = (path: string, query: Record<string, string>, cursor: string | null) =>
+export const nextPageLink = (path: string, query: Record<string, string>, cursor: string | null) =>
   cursor ? html`<p><a href="${path}?${new URLSearchParams({ ...query, cursor }).toString()}" rel="next">Next page</a></p>` : '';
 
 const ledger = partnerPage('ledger', async (_deps, req, ctx) => {
@@ -550,7 +551,7 @@ ${nextPageLink('/console/audit', filters, page.nextCursor)}`;
 });
 
 /** The partner whose webhook endpoints the person's group belongs to, as its /api key would authenticate. */
-async function partnerPrincipal(ctx: PartnerContext): Promise<PartnerPrincipal> {
+export async function partnerPrincipal(ctx: PartnerContext): Promise<PartnerPrincipal> {
   const partner = await ctx.services.tenants.getPartner(ctx.group.partnerId);
   if (!partner) throw new NotFoundError('Partner');
   return { kind: 'partner', partnerId: partner.partnerId, channelId: partner.channelId, keyId: personActor(ctx.person), keyPrefix: 'console' };
@@ -1446,6 +1447,11 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/keys\/issue$/, newKey],
   ['POST', /^\/console\/keys\/([^/]+)\/revoke$/, revoke],
   ['POST', /^\/console\/keys\/([^/]+)\/replace$/, replace],
+  ['GET', /^\/console\/partner-keys$/, partnerPage('partner-keys', partnerKeys)],
+  ['POST', /^\/console\/partner-keys\/issue$/, partnerPage('partner-keys', issuePartnerKey)],
+  ['POST', /^\/console\/partner-keys\/([^/]+)\/revoke$/, partnerPage('partner-keys', revokePartnerKey)],
+  ['POST', /^\/console\/partner-keys\/([^/]+)\/replace$/, partnerPage('partner-keys', replacePartnerKey)],
+  ['GET', /^\/console\/partner-audit$/, partnerPage('partner-audit', partnerAudit)],
   ['GET', /^\/console\/test-clocks$/, testClocks],
   ['POST', /^\/console\/test-clocks\/create$/, newTestClockForm],
   ['POST', /^\/console\/test-clocks\/([^/]+)\/advance$/, advanceClock],

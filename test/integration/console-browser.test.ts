@@ -188,7 +188,7 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     expect(await admin.locator('main').textContent()).toContain('Bearer (secret set)');
     expect(await admin.content()).not.toContain('tok_browser_secret');
 
-    await admin.getByRole('link', { name: 'API keys' }).click();
+    await admin.getByRole('link', { name: 'API keys', exact: true }).click();
     await admin.getByRole('button', { name: 'Issue a key' }).click();
     expect(await admin.getByLabel('New API key').textContent()).toMatch(/^pds_/);
     await shot(admin, 'keys');
@@ -230,7 +230,7 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await shot(admin, 'not-found');
   }, 240_000);
 
-  it('takes a partner admin through the ledger, a new endpoint and a resent delivery, a key replaced and revoked, and the audit trail', async () => {
+  it('takes a partner admin through the ledger, a new endpoint and a resent delivery, a key replaced and revoked, the audit trail, and the company’s /api keys and trail', async () => {
     const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `dev-${randomUUID().slice(0, 8)}@coastal.example.in`);
     await expect.poll(() => admin.url()).toBe(`${server.url}/console/home`);
     await admin.getByRole('link', { name: 'Ledger' }).click();
@@ -249,7 +249,7 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     expect(await admin.getByRole('status').textContent()).toContain('Resent as a new delivery');
     await shot(admin, 'webhook-deliveries');
 
-    await admin.getByRole('link', { name: 'API keys' }).click();
+    await admin.getByRole('link', { name: 'API keys', exact: true }).click();
     await admin
       .getByRole('button', { name: /^Replace key/ })
       .first()
@@ -261,9 +261,27 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
       .click();
     expect(await admin.getByRole('status').textContent()).toContain('is revoked');
 
-    await admin.getByRole('link', { name: 'Audit trail' }).click();
+    await admin.getByRole('link', { name: 'Audit trail', exact: true }).click();
     expect(await admin.locator('main').textContent()).toContain('key.revoked');
     await shot(admin, 'audit');
+
+    // The company's /api keys: one issued (shown once), then revoked; both on the partner account's trail with the endpoint added above.
+    await admin.getByRole('link', { name: 'Partner API keys' }).click();
+    await admin.getByRole('button', { name: 'Issue a partner key' }).click();
+    const partnerKey = await admin.getByLabel('New partner API key').textContent();
+    expect(partnerKey).toMatch(/^pds_/);
+    await shot(admin, 'partner-keys');
+    await admin
+      .getByRole('button', { name: /^Revoke partner key/ })
+      .last()
+      .click();
+    expect(await admin.getByRole('status').textContent()).toContain('is revoked');
+    expect(await admin.content()).not.toContain(partnerKey!);
+    await admin.getByRole('link', { name: 'Partner audit trail' }).click();
+    const trail = await admin.locator('main').textContent();
+    expect(trail).toContain('webhook-endpoint.created');
+    expect(trail).toContain('key.revoked');
+    await shot(admin, 'partner-audit');
 
     await admin.getByRole('link', { name: 'Test clock' }).click();
     await admin.getByRole('button', { name: 'Create a test clock' }).click();

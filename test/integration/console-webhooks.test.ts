@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
 import { consoleAppDeps, type ConsoleAppDeps } from '../../functions/console/app.ts';
 import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
-import { TEST_OPERATOR } from '../support/audit-origin.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';
-import { signedInAs } from '../support/console-session.ts';
+import { endpointOf, signedInAs } from '../support/console-session.ts';
 import { newAgentGroup, testServices, type GroupFixture } from '../support/stack.ts';
 
 /* Editing a webhook endpoint's URL, description and events from the console: the API's updateEndpoint, under the person. */
@@ -14,13 +12,6 @@ import { newAgentGroup, testServices, type GroupFixture } from '../support/stack
 let deps: ConsoleAppDeps;
 let mine: GroupFixture;
 let theirs: GroupFixture;
-const endpointOf = (g: GroupFixture, name: string) =>
-  createEndpoint(
-    testServices(),
-    { kind: 'partner', partnerId: g.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
-    { url: `http://127.0.0.1:9/${name}-${randomUUID().slice(0, 6)}` },
-    TEST_OPERATOR,
-  );
 beforeAll(async () => {
   deps = consoleAppDeps(testServices(), 'https://console.test/console', new PdfInvoiceRenderer());
   [mine, theirs] = await Promise.all([newAgentGroup(), newAgentGroup()]);

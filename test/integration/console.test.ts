@@ -909,11 +909,14 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       '/console/audit?size=200',
       '/console/webhooks',
       '/console/keys',
+      '/console/partner-keys',
+      '/console/partner-audit?size=200',
       '/console/contacts',
     ]) {
       const page = await admin.get(path);
       expect(page.statusCode, path).toBe(200);
-      for (const secret of [b.invoiceNumber, b.bookingId, b.group.agentGroupId]) expect(page.text, `${path} shows ${secret}`).not.toContain(secret);
+      for (const secret of [b.invoiceNumber, b.bookingId, b.group.agentGroupId, b.group.partnerId])
+        expect(page.text, `${path} shows ${secret}`).not.toContain(secret);
     }
     const csv = await admin.get('/console/statement.csv?from=2026-01-01&to=2026-12-31');
     expect(csv.statusCode).toBe(200);
@@ -945,12 +948,24 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       [`/console/webhooks/deliveries/${randomUUID()}/resend`, {}],
       [`/console/keys/${randomUUID()}/revoke`, {}],
       [`/console/keys/${randomUUID()}/replace`, {}],
+      ['/console/partner-keys/issue', {}],
+      [`/console/partner-keys/${randomUUID()}/revoke`, {}],
     ] as const)
       expect((await finance.post(path, { ...form, csrf: ConsoleBrowser.csrfOf(financeHome) })).statusCode, path).toBe(403);
-    for (const path of ['/console/webhooks', `/console/webhooks/${randomUUID()}/deliveries`, '/console/keys'])
+    for (const path of ['/console/webhooks', `/console/webhooks/${randomUUID()}/deliveries`, '/console/keys', '/console/partner-keys'])
       expect((await finance.get(path)).statusCode, path).toBe(403);
+    expect((await finance.get('/console/partner-audit')).statusCode).toBe(200);
     const ops = await signIn({ kind: 'operator', role: 'operator' });
-    for (const path of ['/console/home', '/console/invoices', `/console/bookings/${a.bookingId}`, '/console/ledger', '/console/audit', '/console/keys'])
+    for (const path of [
+      '/console/home',
+      '/console/invoices',
+      `/console/bookings/${a.bookingId}`,
+      '/console/ledger',
+      '/console/audit',
+      '/console/keys',
+      '/console/partner-keys',
+      '/console/partner-audit',
+    ])
       expect((await ops.get(path)).statusCode, path).toBe(404);
   });
 
@@ -965,6 +980,8 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       '/console/statement.pdf',
       '/console/ledger',
       '/console/audit',
+      '/console/partner-audit',
+      '/console/partner-keys',
       '/console/contacts',
       `/console/webhooks/${randomUUID()}/deliveries`,
       '/console/operator/groups',
@@ -976,7 +993,13 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
       expect(page.headers.Location, path).toBe('/console/sign-in');
     }
     expect((await visitor.post(`/console/operator/groups/${a.group.agentGroupId}/hold`, { hold: 'true' })).headers.Location).toBe('/console/sign-in');
-    for (const path of ['/console/webhooks/create', `/console/keys/${randomUUID()}/revoke`, `/console/webhooks/deliveries/${randomUUID()}/resend`])
+    for (const path of [
+      '/console/webhooks/create',
+      `/console/keys/${randomUUID()}/revoke`,
+      '/console/partner-keys/issue',
+      `/console/partner-keys/${randomUUID()}/replace`,
+      `/console/webhooks/deliveries/${randomUUID()}/resend`,
+    ])
       expect((await visitor.post(path, {})).headers.Location, path).toBe('/console/sign-in');
   });
 

@@ -543,7 +543,7 @@ describe('IAM grants cover what each handler sends', () => {
 });
 
 describe('IAM grants cover what the console sends', () => {
-  it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, finance contacts, the test clock, an operator hold, billing run, credit note, audit search, gateway payments, Channex, onboarding, terms)', async () => {
+  it('console (sign-in by link, every partner page, a PDF, a secret rotation, a key, a partner key, finance contacts, the test clock, an operator hold, billing run, credit note, audit search, gateway payments, Channex, onboarding, terms)', async () => {
     // prepare: an invoiced group, its partner's endpoint, a partner admin and an operator
     const svc = testServices();
     const world = await seedInvoiceWorld();
@@ -591,6 +591,8 @@ describe('IAM grants cover what the console sends', () => {
       '/console/team',
       '/console/ledger',
       '/console/audit',
+      '/console/partner-keys',
+      '/console/partner-audit',
     ];
     for (const path of pages) expect((await admin.get(path)).statusCode, path).toBe(200);
     const csrf = ConsoleBrowser.csrfOf(await admin.get('/console/home'));
@@ -602,6 +604,12 @@ describe('IAM grants cover what the console sends', () => {
     const active = (await svc.tenants.listKeys({ kind: 'agent-group', id: g.agentGroupId })).filter((k) => k.status === 'ACTIVE');
     expect((await admin.post(`/console/keys/${active[0]!.keyId}/revoke`, { csrf })).statusCode).toBe(200);
     expect((await admin.post('/console/webhooks/create', { csrf, url: 'http://127.0.0.1:9/iam-created' })).statusCode).toBe(200);
+    // The company's /api keys: one issued, replaced, and the replacement revoked.
+    expect((await admin.post('/console/partner-keys/issue', { csrf })).statusCode).toBe(200);
+    const [partnerKey] = await svc.tenants.listKeys({ kind: 'partner', id: g.partnerId });
+    expect((await admin.post(`/console/partner-keys/${partnerKey!.keyId}/replace`, { csrf })).statusCode).toBe(200);
+    const partnerActive = (await svc.tenants.listKeys({ kind: 'partner', id: g.partnerId })).filter((k) => k.status === 'ACTIVE');
+    expect((await admin.post(`/console/partner-keys/${partnerActive[0]!.keyId}/revoke`, { csrf })).statusCode).toBe(200);
     expect((await admin.get('/console/contacts')).statusCode).toBe(200);
     expect((await admin.post('/console/contacts/add', { csrf, email: `iam-ap-${tag}@agency.example.in`, documents: 'STATEMENTS' })).statusCode).toBe(200);
     const [contact] = (await svc.financeContacts.get(g.agentGroupId))!.contacts;

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Access } from '../../domain/console/people.ts';
 import { invitePerson } from '../../domain/console/sign-in.ts';
+import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
 import { handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
 import { TEST_OPERATOR } from './audit-origin.ts';
 import { ConsoleBrowser } from './console-browser.ts';
 import { mailbox } from './mailbox.ts';
-import { stack } from './stack.ts';
+import { stack, testServices } from './stack.ts';
 
 /** The admin tool's operator, as the inviter of the people a test signs in. */
 const inviter = { actor: TEST_OPERATOR.actor, name: 'Test operator', origin: TEST_OPERATOR };
@@ -27,3 +28,12 @@ export async function signedInAs(deps: ConsoleAppDeps, access: Access, email = `
   if (landed.statusCode !== 303) throw new Error(`signing in answered ${landed.statusCode}`);
   return browser;
 }
+
+/** A webhook endpoint of the partner, added as through its /api (by the admin tool's operator), at a unique URL. */
+export const endpointOf = (owner: { readonly partnerId: string }, name: string) =>
+  createEndpoint(
+    testServices(),
+    { kind: 'partner', partnerId: owner.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
+    { url: `http://127.0.0.1:9/${name}-${randomUUID().slice(0, 6)}` },
+    TEST_OPERATOR,
+  );

@@ -167,6 +167,13 @@ describe('console roles and tenancy', () => {
     expect(can(partner('finance'), 'webhooks')).toBe(false);
     expect(can(partner('developer'), 'keys')).toBe(true);
     expect(can(partner('viewer'), 'keys')).toBe(false);
+    // The company's /api keys as the group's /v1 keys; its trail, as the group's, for every partner role.
+    for (const role of ['admin', 'finance', 'developer', 'viewer'] as const) {
+      expect(can(partner(role), 'partner-keys'), role).toBe(can(partner(role), 'keys'));
+      expect(can(partner(role), 'partner-audit'), role).toBe(true);
+    }
+    expect(can({ kind: 'operator', role: 'finance-operator' }, 'partner-keys')).toBe(false);
+    expect(can({ kind: 'operator', role: 'finance-operator' }, 'partner-audit')).toBe(false);
     expect(can(partner('viewer'), 'statement')).toBe(true);
     expect(can(partner('admin'), 'hold')).toBe(false);
     expect(can({ kind: 'operator', role: 'finance-operator' }, 'hold')).toBe(true);
