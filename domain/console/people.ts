@@ -48,6 +48,8 @@ export type Capability =
   | 'correct-invoices'
   | 'audit-search'
   | 'test-clocks'
+  | 'sandbox-scenarios'
+  | 'distribution'
   | 'gateway-payments'
   | 'create-partner'
   | 'create-group'
@@ -56,17 +58,30 @@ export type Capability =
   | 'reconcile-payments';
 
 const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
-  admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'test-clocks', 'team', 'contacts'],
+  admin: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'webhooks', 'keys', 'test-clocks', 'sandbox-scenarios', 'team', 'contacts'],
   finance: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'contacts'],
-  developer: ['home', 'bookings', 'audit', 'webhooks', 'keys', 'test-clocks'],
+  developer: ['home', 'bookings', 'audit', 'webhooks', 'keys', 'test-clocks', 'sandbox-scenarios'],
   viewer: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit'],
 };
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
-  operator: ['groups', 'hold', 'partners', 'payments', 'gateway-payments', 'create-partner', 'channex', 'billing', 'group-invoices', 'audit-search'],
+  operator: [
+    'groups',
+    'hold',
+    'distribution',
+    'partners',
+    'payments',
+    'gateway-payments',
+    'create-partner',
+    'channex',
+    'billing',
+    'group-invoices',
+    'audit-search',
+  ],
   'finance-operator': [
     'groups',
     'hold',
+    'distribution',
     'limit',
     'partners',
     'payments',

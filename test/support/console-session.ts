@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Access } from '../../domain/console/people.ts';
 import { invitePerson } from '../../domain/console/sign-in.ts';
-import { handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
+import { consoleAppDeps, handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
+import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { TEST_OPERATOR } from './audit-origin.ts';
 import { ConsoleBrowser } from './console-browser.ts';
 import { mailbox } from './mailbox.ts';
-import { stack } from './stack.ts';
+import { stack, testServices } from './stack.ts';
 
 /** The admin tool's operator, as the inviter of the people a test signs in. */
 const inviter = { actor: TEST_OPERATOR.actor, name: 'Test operator', origin: TEST_OPERATOR };
@@ -25,5 +26,21 @@ export async function signedInAs(deps: ConsoleAppDeps, access: Access, email = `
   if (!token) throw new Error(`the link page answered ${confirm.statusCode} without a token`);
   const landed = await browser.post('/console/sign-in/link', { token });
   if (landed.statusCode !== 303) throw new Error(`signing in answered ${landed.statusCode}`);
+  return browser;
+}
+
+/**
+ * The same person's session against a console whose stage is not a sandbox (production's
+ * configuration over the same table): for the pages that exist on sandbox stages only.
+ */
+export function offSandbox(signedIn: ConsoleBrowser): ConsoleBrowser {
+  const svc = testServices();
+  const production = consoleAppDeps(
+    Object.create(svc, { config: { value: { ...svc.config, isSandbox: false } } }),
+    'https://console.test/console',
+    new PdfInvoiceRenderer(),
+  );
+  const browser = new ConsoleBrowser((event) => handleConsole(production, event));
+  for (const [name, value] of signedIn.jar) browser.jar.set(name, value);
   return browser;
 }
