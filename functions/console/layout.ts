@@ -114,5 +114,5 @@ button.link{background:none;border:none;padding:0;text-decoration:underline;marg
 .alert{padding:12px;border-left:4px solid #b00020;background:#fdecee}
 .secret{font-family:ui-monospace,monospace;word-break:break-all;background:#fff;border:1px dashed #767676;padding:8px}
 pre{overflow-x:auto;background:#fff;border:1px solid #ccd;border-radius:6px;padding:8px;font-size:.9rem}
-code{font-family:ui-monospace,monospace}
+code{font-family:ui-monospace,monospace;overflow-wrap:anywhere}
 `;
