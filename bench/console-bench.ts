@@ -51,7 +51,7 @@ const firstMatch = (text: string, pattern: RegExp): string | undefined => patter
 /** The pages to measure: fixed paths, then ones found on them (a booking, an invoice, a group…), as a person would click through. */
 async function partnerPages(cookie: string): Promise<string[]> {
   const pages = ['/console/home', '/console/bookings', '/console/invoices', '/console/statement', '/console/ledger', '/console/audit'];
-  pages.push('/console/webhooks', '/console/keys', '/console/team', '/console/test-clocks', '/console/statement.csv');
+  pages.push('/console/webhooks', '/console/keys', '/console/team', '/console/test-clocks', '/console/test-scenarios', '/console/statement.csv');
   pages.push('/console/partner-keys', '/console/partner-audit');
   const booking = firstMatch((await get(cookie, '/console/bookings')).text, /href="(\/console\/bookings\/[^"]+)"/);
   if (booking) pages.push(booking);

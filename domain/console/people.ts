@@ -50,6 +50,8 @@ export type Capability =
   | 'correct-invoices'
   | 'audit-search'
   | 'test-clocks'
+  | 'sandbox-scenarios'
+  | 'distribution'
   | 'gateway-payments'
   | 'create-partner'
   | 'create-group'
@@ -70,19 +72,33 @@ const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
     'keys',
     'partner-keys',
     'test-clocks',
+    'sandbox-scenarios',
     'team',
     'contacts',
   ],
   finance: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'partner-audit', 'contacts'],
-  developer: ['home', 'bookings', 'audit', 'partner-audit', 'webhooks', 'keys', 'partner-keys', 'test-clocks'],
+  developer: ['home', 'bookings', 'audit', 'partner-audit', 'webhooks', 'keys', 'partner-keys', 'test-clocks', 'sandbox-scenarios'],
   viewer: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'partner-audit'],
 };
 
 const OPERATOR_CAN: Readonly<Record<OperatorRole, readonly Capability[]>> = {
-  operator: ['groups', 'hold', 'partners', 'payments', 'gateway-payments', 'create-partner', 'channex', 'billing', 'group-invoices', 'audit-search'],
+  operator: [
+    'groups',
+    'hold',
+    'distribution',
+    'partners',
+    'payments',
+    'gateway-payments',
+    'create-partner',
+    'channex',
+    'billing',
+    'group-invoices',
+    'audit-search',
+  ],
   'finance-operator': [
     'groups',
     'hold',
+    'distribution',
     'limit',
     'partners',
     'payments',

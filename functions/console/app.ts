@@ -74,6 +74,8 @@ import {
   gatewayPaymentsPage,
   newGroupForm,
   newPartnerForm,
+  setBillToPage,
+  setDistributionPage,
   setGstinPage,
   setTermsPage,
   termsSection,
@@ -82,6 +84,7 @@ import { channexPage } from './operator-channex.ts';
 import { reconcileNow } from './operator-reconcile.ts';
 import { PASSKEY_ROUTES, passkeySignInForm } from './passkeys.ts';
 import { issuePartnerKey, partnerAudit, partnerKeys, replacePartnerKey, revokePartnerKey } from './partner-api.ts';
+import { sandboxScenariosPage } from './sandbox-scenarios.ts';
 
 export interface ConsoleAppDeps extends ConsoleDeps {
   /** The service's adapters: every figure a page shows comes through the same reads as the API's. */
@@ -1456,6 +1459,7 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/test-clocks\/create$/, newTestClockForm],
   ['POST', /^\/console\/test-clocks\/([^/]+)\/advance$/, advanceClock],
   ['POST', /^\/console\/test-clocks\/([^/]+)\/delete$/, removeClock],
+  ['GET', /^\/console\/test-scenarios$/, partnerPage('sandbox-scenarios', sandboxScenariosPage)],
   ['GET', /^\/console\/team$/, team],
   ['POST', /^\/console\/team\/invite$/, invite],
   ['GET', /^\/console\/contacts$/, contacts],
@@ -1474,6 +1478,8 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/operator\/partners\/([^/]+)\/groups$/, operatorPage('create-group', createGroupPage)],
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/terms$/, operatorPage('terms', setTermsPage)],
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/gstin$/, operatorPage('terms', setGstinPage)],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/bill-to$/, operatorPage('terms', setBillToPage)],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/distribution$/, operatorPage('distribution', setDistributionPage)],
   ['GET', /^\/console\/operator\/payments$/, operatorPage('gateway-payments', gatewayPaymentsPage)],
   ['POST', /^\/console\/operator\/payments\/reconcile$/, operatorPage('reconcile-payments', reconcileNow)],
   ['GET', /^\/console\/operator\/channex$/, operatorPage('channex', channexPage)],

@@ -6,7 +6,7 @@ export interface Viewer {
   readonly csrfToken: string;
   /** The account's name (a partner's group) or "Operations". */
   readonly accountName: string;
-  /** A sandbox stage: its screens (test clocks) are shown. */
+  /** A sandbox stage: its screens (test clocks, test scenarios) are shown. */
   readonly sandbox: boolean;
 }
 
@@ -22,9 +22,12 @@ const PARTNER_NAV: readonly [string, string, string][] = [
   ['keys', '/console/keys', 'API keys'],
   ['partner-keys', '/console/partner-keys', 'Partner API keys'],
   ['test-clocks', '/console/test-clocks', 'Test clock'],
+  ['sandbox-scenarios', '/console/test-scenarios', 'Test scenarios'],
   ['team', '/console/team', 'Team'],
   ['contacts', '/console/contacts', 'Finance contacts'],
 ];
+/** Screens of sandbox stages only: elsewhere their pages answer 404 and the navigation leaves them out. */
+const SANDBOX_SECTIONS = new Set(['test-clocks', 'sandbox-scenarios']);
 const OPERATOR_NAV: readonly [string, string, string][] = [
   ['groups', '/console/operator/groups', 'Groups'],
   ['partners', '/console/operator/partners', 'Partners'],
@@ -45,7 +48,7 @@ export const postForm = (viewer: Viewer, action: string, body: Html, label = 'fo
 export function page(title: string, body: Html, viewer?: Viewer, allowed: (section: string) => boolean = () => true, current = ''): string {
   const nav = viewer
     ? (viewer.person.access.kind === 'operator' ? OPERATOR_NAV : PARTNER_NAV).filter(
-        ([section]) => allowed(section) && (section !== 'test-clocks' || viewer.sandbox),
+        ([section]) => allowed(section) && (!SANDBOX_SECTIONS.has(section) || viewer.sandbox),
       )
     : [];
   return html`<!doctype html>
@@ -112,4 +115,6 @@ button.link{background:none;border:none;padding:0;text-decoration:underline;marg
 .notice{padding:12px;border-left:4px solid #0b4f9c;background:#eef4fb}
 .alert{padding:12px;border-left:4px solid #b00020;background:#fdecee}
 .secret{font-family:ui-monospace,monospace;word-break:break-all;background:#fff;border:1px dashed #767676;padding:8px}
+pre{overflow-x:auto;background:#fff;border:1px solid #ccd;border-radius:6px;padding:8px;font-size:.9rem}
+code{font-family:ui-monospace,monospace;overflow-wrap:anywhere}
 `;

@@ -9,7 +9,7 @@ import { adminDeps } from '../../infra/container.ts';
 import type { HttpResult } from '../http/types.ts';
 import { figure, groupPage, operatorHtml, redirect, type ConsoleAppDeps, type Request, type Signed } from './app.ts';
 import { istDateTime, money } from './format.ts';
-import { html, type Html } from './html.ts';
+import { Html, html } from './html.ts';
 import { postForm, type Viewer } from './layout.ts';
 import { reconcileForm } from './operator-reconcile.ts';
 
@@ -151,9 +151,37 @@ export const createGroupPage: Render = async (deps, req, ctx, match) => {
   );
 };
 
-// ---- A group's terms and GSTIN ---------------------------------------------------------------
+// ---- A group's terms, GSTIN, bill-to and distribution ------------------------------------------
 
-/** On a group's page: its terms and tax details, and (finance operators) the forms that change them. */
+const openOrClosed = (group: AgentGroup) => (group.distributionEnabled ? "Open: the group's keys use /v1" : "Closed: the group's keys are refused on /v1");
+
+/** The bill-to form's fields are named as the domain's checks name them (`address.postalCode`), so a 400 names the box. */
+const ADDRESS_FIELDS: readonly [keyof PostalAddress, string, string][] = [
+  ['line1', 'Registered address, first line', ''],
+  ['line2', 'Second line (optional; empty removes it)', ''],
+  ['city', 'City', ''],
+  ['state', 'State or union territory (e.g. Maharashtra)', ''],
+  ['postalCode', 'PIN code', ' inputmode="numeric"'],
+  ['country', 'Country code', ''],
+];
+
+function billToForm(viewer: Viewer, path: string, group: AgentGroup): Html {
+  return html`<h2>Bill-to</h2>
+<p>The legal name and registered address printed on the group's GST invoices from now on; invoices already issued keep theirs. With a GSTIN, the form above offers the IRP's.</p>
+${postForm(
+  viewer,
+  `${path}/bill-to`,
+  html`<label for="bill-legal">Legal name (as on the GST invoice)</label><input id="bill-legal" name="legalName" value="${group.legalName}" required>
+${ADDRESS_FIELDS.map(
+  ([key, label, extra]) =>
+    html`<label for="bill-${key}">${label}</label><input id="bill-${key}" name="address.${key}" value="${group.address[key] ?? ''}"${new Html(extra)}${key === 'line2' ? '' : new Html(' required')}>`,
+)}
+<button type="submit">Set bill-to</button>`,
+  'Set the bill-to',
+)}`;
+}
+
+/** On a group's page: its terms, tax details and distribution, and (for the roles that may) the forms that change them. */
 export function termsSection(ctx: Signed, group: AgentGroup): Html {
   const path = `/console/operator/groups/${encodeURIComponent(group.agentGroupId)}`;
   const changing = can(ctx.person.access, 'terms');
@@ -165,7 +193,9 @@ ${figure('Hold when overdue', group.overdueHoldDays === undefined || group.overd
 ${figure('GSTIN', group.gstin ?? 'None')}
 ${figure('Legal name', group.legalName)}
 ${figure('Address', addressText(group.address))}
+${figure('Distribution', openOrClosed(group))}
 </dl>
+<p>The billing cycle and the day it closes are set when the group is created; neither the admin tool nor the console changes them (the billing of the period already running would have no rule). Nor is what the group sells changed here: that is its channel's listings, and the channel is the group's from its creation.</p>
 ${
   changing
     ? html`${postForm(
@@ -183,10 +213,51 @@ ${postForm(
   html`<label for="gstin-new">GSTIN (checked with the IRP; empty: none)</label><input id="gstin-new" name="gstin" value="${group.gstin ?? ''}" autocapitalize="characters">
 <button type="submit">Check and set GSTIN</button>`,
   'Set the GSTIN',
+)}
+${billToForm(ctx.viewer, path, group)}`
+    : ''
+}
+${
+  can(ctx.person.access, 'distribution')
+    ? html`<h2>Distribution</h2>
+<p>${group.distributionEnabled ? "Closing distribution refuses the group's keys on /v1 at once (its people still sign in to the console); a hold only refuses new bookings." : "Opening distribution lets the group's keys use /v1 again."}</p>
+${postForm(
+  ctx.viewer,
+  `${path}/distribution`,
+  html`<input type="hidden" name="distribution" value="${group.distributionEnabled ? 'disabled' : 'enabled'}"><button type="submit">${group.distributionEnabled ? 'Close distribution' : 'Open distribution'}</button>`,
+  group.distributionEnabled ? 'Close distribution' : 'Open distribution',
 )}`
     : ''
 }`;
 }
+
+export const setDistributionPage: Render = async (deps, req, ctx, match) => {
+  const agentGroupId = decodeURIComponent(match[1]!);
+  const distribution = field(req, 'distribution');
+  if (distribution !== 'enabled' && distribution !== 'disabled') throw new ValidationError('distribution', 'distribution must be enabled or disabled.');
+  // As `groups update --distribution enabled|disabled`: group.updated with before and after, under the person.
+  const updated = await updateAgentGroup(adminDeps(deps.svc, ctx.origin), agentGroupId, { distributionEnabled: distribution === 'enabled' });
+  const done = updated.distributionEnabled
+    ? "Distribution is open: the group's keys use /v1 again."
+    : "Distribution is closed: the group's keys are refused on /v1 from now.";
+  return groupPage(deps, ctx, agentGroupId, html`<p class="notice" role="status">${done}</p>`);
+};
+
+export const setBillToPage: Render = async (deps, req, ctx, match) => {
+  const agentGroupId = decodeURIComponent(match[1]!);
+  // As `groups update --legal-name --address-line1 …`: every line given (an empty second line removes it), validated whole, audited under the person.
+  const address = Object.fromEntries(ADDRESS_FIELDS.map(([key]) => [key, field(req, `address.${key}`)])) as Record<keyof PostalAddress, string>;
+  const updated = await updateAgentGroup(adminDeps(deps.svc, ctx.origin), agentGroupId, {
+    legalName: field(req, 'legalName'),
+    address: { ...address, country: address.country.toUpperCase() },
+  });
+  return groupPage(
+    deps,
+    ctx,
+    agentGroupId,
+    html`<p class="notice" role="status">Invoices issued from now are billed to ${updated.legalName}, ${addressText(updated.address)}.</p>`,
+  );
+};
 
 export const setTermsPage: Render = async (deps, req, ctx, match) => {
   const agentGroupId = decodeURIComponent(match[1]!);

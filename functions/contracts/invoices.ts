@@ -3,6 +3,7 @@ import { CALENDAR_DATE_RULE, HORIZON_NOTE, isCalendarDate } from '../../domain/c
 import { INVOICE_LINE_KINDS, INVOICE_STATUSES, SKIP_REASONS } from '../../domain/invoicing/invoice.ts';
 import { INVOICE_PAGE } from '../../domain/invoicing/read-invoices.ts';
 import { BILLING_RUN_POLICY, MAX_BILLING_BOOKING_IDS, MAX_BILLING_DAYS } from '../../domain/invoicing/request-billing-run.ts';
+import { BILLING_SCENARIOS } from '../../domain/sandbox/billing-scenarios.ts';
 import { defineRoute } from '../http/route.ts';
 import { AUTHENTICATED_ERRORS, DateTimeSchema, ErrorBodySchema, pageSizeParam } from './common.ts';
 
@@ -235,6 +236,7 @@ export const createBillingRunRoute = defineRoute({
     'Re-running is safe: only what is not yet invoiced is billed. A state without our GST registration is reported in blockedStates; an invoice that cannot be issued yet stays DRAFT and its id is still returned.',
     'A large run still writing lines after about five seconds answers with its invoices as DRAFT (linesWritten counts the lines written so far); our billing worker writes the rest into those same invoices and issues them, usually within a minute: read GET /v1/invoices/{id} until it is ISSUED.',
     `One run per account at a time, and about ${BILLING_RUN_POLICY.perMinute} a minute: 429 with Retry-After and a message naming the wait. A request refused because another run is in progress does not count towards the ${BILLING_RUN_POLICY.perMinute}.`,
+    `Sandbox stages only: header \`X-Test-Scenario\` (${BILLING_SCENARIOS.join(', ')}) forces an issue that fails, an IRP outage or a run handed to the worker (docs/sandbox.md); production ignores it.`,
   ].join(' '),
   tags: TAG,
   body: BillingRunBodySchema,

@@ -1,14 +1,13 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import { IDEMPOTENCY_HEADER, IDEMPOTENCY_KEY_MAX, IDEMPOTENCY_TTL_HOURS, IDEMPOTENT_REPLAYED_HEADER } from '../../domain/idempotency/idempotency-key.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
-import { SANDBOX_SCENARIOS, type SandboxScenario } from '../../domain/sandbox/order-scenarios.ts';
-import { BOOKING_SCENARIOS, type BookingScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import { OUTBOUND_MESSAGES, type OutboundMessage } from '../contracts/outbound.ts';
 import { reasonPhrase, STATUS_OF } from '../http/error-status.ts';
 import type { AnySchema, ResponseSpec, RouteSpec } from '../http/route.ts';
 import { deprecationNote, type Deprecation } from '../http/deprecation.ts';
 import { ErrorBodySchema } from '../contracts/common.ts';
 import { PARTNER_OPENAPI_PATH } from '../contracts/system.ts';
+import { SCENARIO_FAMILIES } from './scenario-descriptions.ts';
 import { ComponentRegistry, hoistNullableDescriptions } from './components.ts';
 import { OPENAPI_EXAMPLES } from './examples.ts';
 import { POSTMAN_COLLECTION_PATH, POSTMAN_ENVIRONMENT_PATH } from './postman.ts';
@@ -287,21 +286,16 @@ function operation(route: RouteSpec, registry: ComponentRegistry): Json {
   return op;
 }
 
-/** What each sandbox value does, per route family (docs/sandbox.md); the types make a new value fail to compile until it is described. */
-const ORDER_SCENARIO_EFFECTS: Record<SandboxScenario, string> = {
-  'price-moved':
-    "Priced as though the channel's rates had moved by 1 % since the last quote; the stored order keeps that price, so a later read or booking meets the move.",
-  'sold-out': 'Priced normally, then every item is marked `soldOut: true`.',
-};
-const BOOKING_SCENARIO_EFFECTS: Record<'price-moved' | BookingScenario, string> = {
-  'price-moved':
-    'The order is re-priced with the move, so the accepted total no longer matches: `409 PRICE_MOVED` with `expectedTotal` and `breakup`. Nothing is written.',
-  'booking-processing': 'The booking lands a little after the synchronous wait: `202 PROCESSING`, then CONFIRMED and `booking.confirmed`.',
-  'booking-failed': 'The booking never lands: FAILED when the window closes, the authorization released, `booking.failed` with `BOOKING_NOT_COMPLETED`.',
-  'booking-late': 'The booking lands half a window after it failed: `booking.failed`, then `booking.confirmed`, and the charge is posted again.',
-};
-
-const scenarioRows = (effects: Record<string, string>, values: readonly string[]) => values.map((value) => `| \`${value}\` | ${effects[value]} |`);
+/** The sandbox section's tables: each set of requests with what each value does (functions/openapi/scenario-descriptions.ts). */
+const scenarioSections = (): string[] =>
+  SCENARIO_FAMILIES.flatMap((family) => [
+    `${family.requests.map((r) => `\`${r.method} ${r.path}\``).join(', ')}:`,
+    '',
+    '| value | effect |',
+    '|---|---|',
+    ...family.values.map(({ value, effect }) => `| \`${value}\` | ${effect} |`),
+    '',
+  ]);
 
 /** The overview a partner reads first: one section each for keys, limits, errors, paging, sandbox and pushes. */
 function overview(): string {
@@ -360,18 +354,7 @@ function overview(): string {
     '',
     'On sandbox stages the request header `X-Test-Scenario` forces answers that are rare in production; production ignores the header entirely. An unknown value is a 400 naming `X-Test-Scenario`.',
     '',
-    '`POST /v1/orders/preview`, `POST /v1/orders`, `POST /v1/orders/{orderId}/reprice`:',
-    '',
-    '| value | effect |',
-    '|---|---|',
-    ...scenarioRows(ORDER_SCENARIO_EFFECTS, SANDBOX_SCENARIOS),
-    '',
-    '`POST /v1/bookings`:',
-    '',
-    '| value | effect |',
-    '|---|---|',
-    ...scenarioRows(BOOKING_SCENARIO_EFFECTS, ['price-moved', ...BOOKING_SCENARIOS]),
-    '',
+    ...scenarioSections(),
     '# Versioning and deprecations',
     '',
     'This contract changes only by adding: new operations, new optional parameters and fields, new values where a field says more may come. Anything else (removing or renaming, making optional required, changing a type or a meaning) is a breaking change, made only after the part has been deprecated for at least 12 months.',

@@ -55,6 +55,14 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
+/** The page as it stands at phone width: nothing wider than the screen, still accessible; then back at desktop width. */
+async function fitsPhone(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate<number>('document.documentElement.scrollWidth'), page.url()).toBeLessThanOrEqual(390);
+  await accessible(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /** Invites by the admin tool, opens the e-mailed link in a fresh browser context and signs in. */
 async function signIn(args: string[], email: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
   const run = await runAdminTool(['people', 'invite', '--email', email, ...args], { SERVICE_URL: server.url });
@@ -122,6 +130,8 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     const anonymous = await (await browser.newContext()).newPage();
     await anonymous.goto(`${server.url}/console`);
     await expect.poll(() => anonymous.url()).toBe(`${server.url}/console/sign-in`);
+    // The script shows the passkey button where the browser has WebAuthn's JSON helpers (Chromium does): in the screenshot too.
+    await anonymous.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
     await shot(anonymous, 'sign-in');
 
     const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `admin-${randomUUID().slice(0, 8)}@coastal.example.in`);
@@ -290,12 +300,28 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     // Deleted before it is ever advanced, so the journeys after this one see the group on real time.
     await admin.getByRole('button', { name: 'Delete the test clock' }).click();
     expect(await admin.getByRole('status').textContent()).toContain('your account is on real time');
+
+    await admin.getByRole('link', { name: 'Test scenarios' }).click();
+    expect(await admin.locator('h1').textContent()).toBe('Test scenarios');
+    expect(await admin.locator('main').textContent()).toContain("-H 'X-Test-Scenario: booking-failed'");
+    await shot(admin, 'test-scenarios');
+    // At phone width the requests scroll inside their boxes, which take the keyboard's focus.
+    await fitsPhone(admin);
   }, 240_000);
 
   it('takes a finance operator through a group’s payments, recording a transfer, and the partners with their failing deliveries', async () => {
     const operator = await signIn(['--role', 'finance-operator'], `ops-${randomUUID().slice(0, 8)}@ourco.example.in`);
     await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
     await operator.goto(`${server.url}/console/operator/groups/${group.agentGroupId}`);
+    // The bill-to by hand, and distribution closed (then opened again for the journeys after this one).
+    await operator.getByLabel('Second line (optional; empty removes it)').fill('Near the lighthouse');
+    await operator.getByRole('button', { name: 'Set bill-to' }).click();
+    expect(await operator.getByRole('status').textContent()).toContain('Near the lighthouse');
+    await operator.getByRole('button', { name: 'Close distribution' }).click();
+    expect(await operator.getByRole('status').textContent()).toContain('Distribution is closed');
+    await shot(operator, 'operator-group-terms');
+    await operator.getByRole('button', { name: 'Open distribution' }).click();
+    expect(await operator.getByRole('status').textContent()).toContain('Distribution is open');
     await operator.getByRole('link', { name: 'Payments of Coastal Holidays' }).click();
     await operator.getByLabel('Amount received (₹, e.g. 15750.00)').fill('1234.50');
     await operator.getByLabel('Bank reference (UTR)').fill(`UTR${randomUUID().replace(/-/g, '').slice(0, 12)}`);
@@ -316,10 +342,7 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     expect(await operator.locator('h1').textContent()).toBe('Reconciliation');
     expect(await operator.locator('main').textContent()).toContain('Still unmatched');
     await shot(operator, 'operator-reconcile');
-    await operator.setViewportSize({ width: 390, height: 844 });
-    expect(await operator.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
-    await accessible(operator);
-    await operator.setViewportSize({ width: 1280, height: 900 });
+    await fitsPhone(operator);
     await operator.getByRole('link', { name: 'Channex' }).click();
     // Without a listing: every listing connected to Channex, paged, beside the look-up form.
     expect(await operator.locator('main').textContent()).toContain('Listings connected to Channex');

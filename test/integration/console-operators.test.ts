@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { authenticate } from '../../domain/authenticate.ts';
+import { UnauthorizedError } from '../../domain/errors.ts';
+import { sha256Hex } from '../../infra/crypto/api-keys.ts';
 import { consoleAppDeps, handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
 import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
@@ -24,6 +27,11 @@ beforeAll(async () => {
 const financeOperator = () => signedInAs(deps, { kind: 'operator', role: 'finance-operator' });
 const plainOperator = () => signedInAs(deps, { kind: 'operator', role: 'operator' });
 const partnerAdmin = () => signedInAs(deps, { kind: 'partner', agentGroupId: group.agentGroupId, partnerId: group.partnerId, role: 'admin' });
+const keyOpensV1 = async (apiKey: string) => {
+  const svc = testServices();
+  return (await authenticate({ tenants: svc.tenants, rateLimiter: svc.rateLimiter, defaultPolicy: svc.config.rateLimit }, sha256Hex(apiKey), 'v1', Date.now()))
+    .principal;
+};
 const lastEvent = async (target: string) => (await testServices().auditTrail.listTarget(target)).at(-1);
 
 const groupForm = (agentGroupId: string, overrides: Record<string, string> = {}) => ({
@@ -221,6 +229,98 @@ describe('console: a group’s terms and GSTIN (the admin tool’s groups update
     const plain = await plainOperator();
     expect((await plain.post(path, { gstin: '', csrf: ConsoleBrowser.csrfOf(await plain.get('/console/operator/groups')) })).statusCode).toBe(403);
     expect((await ops.post(`/console/operator/groups/${uniqueId('nobody')}/gstin`, { gstin: '27AAPFU0939F1ZV', csrf })).statusCode).toBe(404);
+  });
+});
+
+describe('console: a group’s distribution access and bill-to (the admin tool’s groups update)', () => {
+  it('closes and opens distribution as either operator role, with CSRF, audited with before and after; the group’s keys are refused while closed', async () => {
+    const g = await newAgentGroup();
+    const ops = await plainOperator();
+    const page = await ops.get(`/console/operator/groups/${g.agentGroupId}`);
+    expect(page.text).toContain('Open: the group&#39;s keys use /v1');
+    expect(page.text).toContain('Close distribution');
+    const path = `/console/operator/groups/${g.agentGroupId}/distribution`;
+
+    expect((await ops.post(path, { distribution: 'disabled' })).statusCode).toBe(403);
+    expect((await testServices().tenants.getAgentGroup(g.agentGroupId))?.distributionEnabled).toBe(true);
+    const bad = await ops.post(path, { distribution: 'off', csrf: ConsoleBrowser.csrfOf(page) });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.text).toContain('distribution: distribution must be enabled or disabled.');
+
+    const closed = await ops.post(path, { distribution: 'disabled', csrf: ConsoleBrowser.csrfOf(page) });
+    expect(closed.statusCode).toBe(200);
+    expect(closed.text).toContain('Distribution is closed: the group&#39;s keys are refused on /v1 from now.');
+    expect(closed.text).toContain('Open distribution');
+    expect((await testServices().tenants.getAgentGroup(g.agentGroupId))?.distributionEnabled).toBe(false);
+    const event = await lastEvent(`group:${g.agentGroupId}`);
+    expect(event).toEqual(expect.objectContaining({ action: 'group.updated', actorKind: 'operator', actor: expect.stringMatching(/^person:/) }));
+    expect(event?.before).toEqual(expect.objectContaining({ distributionEnabled: true }));
+    expect(event?.after).toEqual(expect.objectContaining({ distributionEnabled: false }));
+    // The same switch the API's key check reads: the group's key no longer opens /v1.
+    await expect(keyOpensV1(g.apiKey)).rejects.toThrow(UnauthorizedError);
+
+    const finance = await financeOperator();
+    const opened = await finance.post(path, { distribution: 'enabled', csrf: ConsoleBrowser.csrfOf(await finance.get('/console/operator/groups')) });
+    expect(opened.text).toContain('Distribution is open: the group&#39;s keys use /v1 again.');
+    expect(await keyOpensV1(g.apiKey)).toEqual(expect.objectContaining({ agentGroupId: g.agentGroupId }));
+
+    expect(
+      (await ops.post(`/console/operator/groups/${uniqueId('nobody')}/distribution`, { distribution: 'disabled', csrf: ConsoleBrowser.csrfOf(page) }))
+        .statusCode,
+    ).toBe(404);
+    const admin = await partnerAdmin();
+    expect((await admin.post(path, { distribution: 'disabled', csrf: ConsoleBrowser.csrfOf(await admin.get('/console/home')) })).statusCode).toBe(404);
+    expect((await testServices().tenants.getAgentGroup(g.agentGroupId))?.distributionEnabled).toBe(true);
+  });
+
+  it('sets the legal name and address as a finance operator, every box checked as the tool checks it (400 naming it), audited; others are refused', async () => {
+    const g = await newAgentGroup();
+    const ops = await financeOperator();
+    const page = await ops.get(`/console/operator/groups/${g.agentGroupId}`);
+    expect(page.text).toContain('<h2>Bill-to</h2>');
+    expect(page.text).toContain('The billing cycle and the day it closes are set when the group is created');
+    const csrf = ConsoleBrowser.csrfOf(page);
+    const path = `/console/operator/groups/${g.agentGroupId}/bill-to`;
+    const form = {
+      legalName: 'Moved Agents Pvt Ltd',
+      'address.line1': '9 Residency Road',
+      'address.line2': '',
+      'address.city': 'Bengaluru',
+      'address.state': 'Karnataka',
+      'address.postalCode': '560025',
+      'address.country': 'in',
+    };
+    const before = await testServices().tenants.getAgentGroup(g.agentGroupId);
+
+    expect((await ops.post(path, form)).statusCode).toBe(403);
+    for (const [name, value, message] of [
+      ['legalName', ' ', 'legalName: legalName must not be empty.'],
+      ['address.city', '', 'address.city: address.city must not be empty.'],
+    ] as const) {
+      const refused = await ops.post(path, { ...form, [name]: value, csrf });
+      expect(refused.statusCode, name).toBe(400);
+      expect(refused.text, name).toContain(message);
+    }
+    expect(await testServices().tenants.getAgentGroup(g.agentGroupId)).toEqual(before);
+
+    const set = await ops.post(path, { ...form, csrf });
+    expect(set.statusCode).toBe(200);
+    expect(set.text).toContain('Invoices issued from now are billed to Moved Agents Pvt Ltd, 9 Residency Road, Bengaluru, Karnataka, 560025, IN.');
+    const stored = await testServices().tenants.getAgentGroup(g.agentGroupId);
+    expect(stored?.legalName).toBe('Moved Agents Pvt Ltd');
+    expect(stored?.address).toEqual({ line1: '9 Residency Road', city: 'Bengaluru', state: 'Karnataka', postalCode: '560025', country: 'IN' });
+    const event = await lastEvent(`group:${g.agentGroupId}`);
+    expect(event).toEqual(expect.objectContaining({ action: 'group.updated', actor: expect.stringMatching(/^person:/) }));
+    expect(event?.after).toEqual(expect.objectContaining({ legalName: 'Moved Agents Pvt Ltd', address: '9 Residency Road, Bengaluru, Karnataka, 560025, IN' }));
+
+    expect((await ops.post(`/console/operator/groups/${uniqueId('nobody')}/bill-to`, { ...form, csrf })).statusCode).toBe(404);
+    const plain = await plainOperator();
+    const plainPage = await plain.get(`/console/operator/groups/${g.agentGroupId}`);
+    expect(plainPage.text).not.toContain('Set bill-to');
+    expect((await plain.post(path, { ...form, legalName: 'Plain', csrf: ConsoleBrowser.csrfOf(plainPage) })).statusCode).toBe(403);
+    const admin = await partnerAdmin();
+    expect((await admin.post(path, { ...form, legalName: 'Partner', csrf: ConsoleBrowser.csrfOf(await admin.get('/console/home')) })).statusCode).toBe(404);
+    expect((await testServices().tenants.getAgentGroup(g.agentGroupId))?.legalName).toBe('Moved Agents Pvt Ltd');
   });
 });
 

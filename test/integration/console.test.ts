@@ -16,6 +16,7 @@ import { issueKey } from '../../domain/admin.ts';
 import { adminDeps } from '../../infra/container.ts';
 import { billGroup } from '../support/billing-run-kit.ts';
 import { ConsoleBrowser } from '../support/console-browser.ts';
+import { offSandbox as offSandboxConsole } from '../support/console-session.ts';
 import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
 import { mailbox } from '../support/mailbox.ts';
 import { DEMO_PEOPLE, loadDemoPeople } from '../../scripts/demo-people.ts';
@@ -807,13 +808,7 @@ describe('console: a partner’s test clock on sandbox stages (the API’s test-
     const g = await newAgentGroup();
     const developer = await signIn({ kind: 'partner', agentGroupId: g.agentGroupId, partnerId: g.partnerId, role: 'developer' });
     const svc = testServices();
-    const production = consoleAppDeps(
-      Object.create(svc, { config: { value: { ...svc.config, isSandbox: false } } }),
-      'https://console.test/console',
-      new PdfInvoiceRenderer(),
-    );
-    const offSandbox = new ConsoleBrowser((event) => handleConsole(production, event));
-    for (const [name, value] of developer.jar) offSandbox.jar.set(name, value);
+    const offSandbox = offSandboxConsole(developer);
     const home = await offSandbox.get('/console/home');
     expect(home.statusCode).toBe(200);
     expect(home.text).not.toContain('Test clock');

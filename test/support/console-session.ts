@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Access } from '../../domain/console/people.ts';
 import { invitePerson } from '../../domain/console/sign-in.ts';
 import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
-import { handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
+import { consoleAppDeps, handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
+import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { TEST_OPERATOR } from './audit-origin.ts';
 import { ConsoleBrowser } from './console-browser.ts';
 import { mailbox } from './mailbox.ts';
@@ -37,3 +38,19 @@ export const endpointOf = (owner: { readonly partnerId: string }, name: string) 
     { url: `http://127.0.0.1:9/${name}-${randomUUID().slice(0, 6)}` },
     TEST_OPERATOR,
   );
+
+/**
+ * The same person's session against a console whose stage is not a sandbox (production's
+ * configuration over the same table): for the pages that exist on sandbox stages only.
+ */
+export function offSandbox(signedIn: ConsoleBrowser): ConsoleBrowser {
+  const svc = testServices();
+  const production = consoleAppDeps(
+    Object.create(svc, { config: { value: { ...svc.config, isSandbox: false } } }),
+    'https://console.test/console',
+    new PdfInvoiceRenderer(),
+  );
+  const browser = new ConsoleBrowser((event) => handleConsole(production, event));
+  for (const [name, value] of signedIn.jar) browser.jar.set(name, value);
+  return browser;
+}

@@ -10,6 +10,8 @@ import { bookingCallbackBody } from '../../events/booking-callback.ts';
 import { catalogueWebhookBody } from '../../events/catalogue-webhook.ts';
 import { BOOKING_SCENARIO_VALUES } from '../../functions/contracts/bookings.ts';
 import { SANDBOX_SCENARIOS } from '../../domain/sandbox/order-scenarios.ts';
+import { AMENDMENT_SCENARIOS } from '../../domain/sandbox/workflow-scenarios.ts';
+import { BILLING_SCENARIOS } from '../../domain/sandbox/billing-scenarios.ts';
 import { ROUTES } from '../../functions/registry.ts';
 import { serverlessYaml } from '../support/serverless-yaml.ts';
 
@@ -152,7 +154,8 @@ describe('OpenAPI document: what the reference explains', () => {
       expect(text).toContain(`\`${header}\``);
     for (const field of ['status', 'error', 'message', 'path', 'timestamp', 'code', 'param']) expect(text).toContain(`\`${field}\``);
     for (const code of Object.keys(STATUS_OF)) expect(text).toContain(`\`${code}\``);
-    for (const scenario of [...SANDBOX_SCENARIOS, ...BOOKING_SCENARIO_VALUES]) expect(text).toContain(`| \`${scenario}\` |`);
+    for (const scenario of [...SANDBOX_SCENARIOS, ...BOOKING_SCENARIO_VALUES, ...AMENDMENT_SCENARIOS, ...BILLING_SCENARIOS])
+      expect(text).toContain(`| \`${scenario}\` |`);
   });
 
   it('names a license and a server that is neither localhost nor example.com', () => {
