@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CANCEL_REASONS } from '../../domain/ports/e-invoice-registry.ts';
 import { formatInr as rupees, toRupees } from '../../domain/money.ts';
-import { billingDeps } from '../../infra/container.ts';
+import { billingDeps } from '../../infra/compose/admin.ts';
 import { columns, GROUP_OPTION, UsageError, type AdminContext, type CommandSpec } from './command.ts';
 import { durationOption, integerOption } from './input.ts';
 

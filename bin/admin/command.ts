@@ -3,7 +3,7 @@ import type { AdminDeps } from '../../domain/admin.ts';
 import type { AuditOrigin } from '../../domain/audit/audit-event.ts';
 import type { Waiting } from '../../domain/invoicing/follow-billing-run.ts';
 import type { Config } from '../../infra/config.ts';
-import type { Services } from '../../infra/container.ts';
+import type { Services } from '../../infra/compose/core.ts';
 import type { Output } from './output.ts';
 
 /** How operators run the tool; every usage line and example starts with it. */

@@ -1,6 +1,6 @@
 import { listFailedDeliveries, resendDelivery } from '../../domain/deliveries/read-deliveries.ts';
 import type { DeliveryView } from '../../domain/deliveries/delivery.ts';
-import { deliveryDeps } from '../../infra/container.ts';
+import { deliveryDeps } from '../../infra/compose/admin.ts';
 import { columns, type CommandSpec } from './command.ts';
 
 const PARTNER_OPTION = { name: 'partner', value: '<partnerId>', required: true, description: 'The partner that owns the deliveries.' } as const;

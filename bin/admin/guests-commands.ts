@@ -1,7 +1,7 @@
 import { backfillErasureIndex } from '../../domain/guests/backfill-erasure-index.ts';
 import { NotFoundError } from '../../domain/errors.ts';
 import { eraseGuestsByEmail, eraseGuestsOfBooking, type ErasureResult } from '../../domain/guests/erase-guest-data.ts';
-import { guestErasureDeps } from '../../infra/container.ts';
+import { guestErasureDeps } from '../../infra/compose/admin.ts';
 import { columns, UsageError, type CommandSpec } from './command.ts';
 
 const OUTCOME_WORDS: Record<ErasureResult['outcome'], string> = {

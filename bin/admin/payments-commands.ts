@@ -7,7 +7,7 @@ import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
 import { recordBankTransfer, type PaymentOutcome } from '../../domain/receivables/record-payment.ts';
 import { SandboxPaymentGateway } from '../../infra/payments/sandbox-payment-gateway.ts';
-import { paymentDeps, reconcileDeps } from '../../infra/container.ts';
+import { paymentDeps, reconcileDeps } from '../../infra/compose/admin.ts';
 import { columns, GROUP_OPTION, type CommandSpec } from './command.ts';
 import { ServiceUnreachableError } from './environment.ts';
 import { rupeesOption } from './input.ts';

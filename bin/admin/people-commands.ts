@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../domain/errors.ts';
 import { OPERATOR_ROLES, PARTNER_ROLES, type Access } from '../../domain/console/people.ts';
 import { invitePerson } from '../../domain/console/sign-in.ts';
-import { consoleDeps } from '../../infra/container.ts';
+import { consoleDeps } from '../../infra/compose/admin.ts';
 import { UsageError, type CommandSpec } from './command.ts';
 
 const ROLES = [...PARTNER_ROLES, ...OPERATOR_ROLES] as const;

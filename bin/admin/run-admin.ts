@@ -1,6 +1,5 @@
 // Billing and reconciliation call Razorpay's API (infra/payments/razorpay-sdk.ts).
-import '../../infra/payments/with-razorpay.ts';
-import { adminDeps as wireAdminDeps, buildServices, type Services } from '../../infra/container.ts';
+import { adminDeps as wireAdminDeps, buildServices, type Services } from '../../infra/compose/core.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { syncCatalogue } from '../../domain/sync/sync-catalogue.ts';
-import { syncDeps } from '../../infra/container.ts';
+import { syncDeps } from '../../infra/compose/admin.ts';
 import type { CommandSpec } from './command.ts';
 import { readWorldFile, summaryLines, summaryReport } from './import-command.ts';
 

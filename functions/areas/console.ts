@@ -1,4 +1,4 @@
-import { services } from '../../infra/container.ts';
+import { services } from '../../infra/compose/core.ts';
 import { onFirstCall } from '../../infra/lazy.ts';
 import { consoleAppDeps, handleConsole, type ConsoleAppDeps } from '../console/app.ts';
 import { areaRouter } from '../http/area-router.ts';

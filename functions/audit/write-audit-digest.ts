@@ -1,6 +1,6 @@
 import { writeDigest } from '../../domain/audit/write-digest.ts';
 import { digestArchive, digestSigner } from '../../infra/audit-digests.ts';
-import { services } from '../../infra/container.ts';
+import { services } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { auditOrigin } from '../http/audit-origin.ts';
 import { applyAmendment } from '../../domain/bookings/amend-booking.ts';
 import { withAmendmentScenario } from '../../domain/sandbox/workflow-scenarios.ts';
-import { bookingDeps } from '../../infra/container.ts';
+import { bookingDeps } from '../../infra/compose/bookings.ts';
 import { applyAmendmentRoute } from '../contracts/amendments.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { amendmentCommand, amendmentScenarioOf, appliedJson } from './amendment-json.ts';

@@ -1,6 +1,6 @@
 import { auditOrigin } from '../http/audit-origin.ts';
 import { cancelBooking } from '../../domain/bookings/cancel-booking.ts';
-import { bookingDeps } from '../../infra/container.ts';
+import { bookingDeps } from '../../infra/compose/bookings.ts';
 import { cancelBookingRoute } from '../contracts/bookings.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { cancelReplyJson } from './booking-reply-json.ts';

@@ -1,5 +1,5 @@
 import { cancellationQuote } from '../../domain/bookings/cancel-booking.ts';
-import { bookingDeps } from '../../infra/container.ts';
+import { bookingDeps } from '../../infra/compose/bookings.ts';
 import { cancellationQuoteRoute } from '../contracts/bookings.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { quoteJson } from './booking-reply-json.ts';

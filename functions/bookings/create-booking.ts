@@ -2,7 +2,7 @@ import { auditOrigin } from '../http/audit-origin.ts';
 import { placeBooking } from '../../domain/bookings/place-booking.ts';
 import { withOrderScenario } from '../../domain/sandbox/order-scenarios.ts';
 import { withBookingScenario } from '../../domain/sandbox/workflow-scenarios.ts';
-import { bookingDeps } from '../../infra/container.ts';
+import { bookingDeps } from '../../infra/compose/bookings.ts';
 import { createBookingRoute } from '../contracts/bookings.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { bookingCommand, bookingReplyJson, bookingScenarioOf } from './booking-reply-json.ts';

@@ -1,5 +1,5 @@
 import { quoteAmendment } from '../../domain/bookings/amend-booking.ts';
-import { bookingDeps } from '../../infra/container.ts';
+import { bookingDeps } from '../../infra/compose/bookings.ts';
 import { quoteAmendmentRoute } from '../contracts/amendments.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { amendmentCommand, evaluationJson } from './amendment-json.ts';

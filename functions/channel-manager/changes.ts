@@ -2,7 +2,7 @@ import { receiveChanges } from '../../domain/channel-manager/receive-changes.ts'
 import type { ChangesNotification } from '../../domain/channel-manager/channex.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
-import { channexDeps } from '../../infra/container.ts';
+import { channexDeps } from '../../infra/compose/channel-manager.ts';
 import { channexChangesRoute, parseChannexChanges } from '../contracts/channel-manager.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { logger } from '../../infra/logger.ts';

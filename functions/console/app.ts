@@ -39,7 +39,8 @@ import { authSummary, endpointBody, endpointFields, errorSummary, fieldError, ty
 import { parseInput } from '../http/validate.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import type { AgentGroup } from '../../domain/tenants.ts';
-import { adminDeps, billingDeps, consoleDeps, deliveryDeps, groupServices, paymentDeps, pdfDeps, type Services } from '../../infra/container.ts';
+import { adminDeps, groupServices, type Services } from '../../infra/compose/core.ts';
+import { billingDeps, consoleDeps, deliveryDeps, dueWorkOn, paymentDeps, pdfDeps } from '../../infra/compose/console.ts';
 import { issueKey, replaceKey, revokeKey, updateAgentGroup } from '../../domain/admin.ts';
 import type { HttpEvent, HttpResult } from '../http/types.ts';
 import { html, type Html } from './html.ts';
@@ -65,7 +66,6 @@ import { AUDIT_SEARCH_LIMIT, searchAuditTrail, type AuditSearch } from './audit-
 import { advanceTestClock, createTestClock, deleteTestClock, listTestClocks } from '../../domain/test-clocks/manage-test-clocks.ts';
 import { advanceLimitOf, timeOf } from '../../domain/test-clocks/test-clock.ts';
 import { testClockDeps } from '../test-clocks/test-clock-json.ts';
-import { dueWorkOn } from '../test-clocks/advance-test-clock.ts';
 import type { OperatorLineCredit } from '../../domain/invoicing/raise-credit-note.ts';
 import { amountDueOf } from '../../domain/invoicing/invoice.ts';
 import {

@@ -3,7 +3,7 @@ import { isEmail, normalEmail, personActor } from '../../domain/console/people.t
 import { NotFoundError, ValidationError } from '../../domain/errors.ts';
 import type { ConsoleStore } from '../../domain/ports/console-store.ts';
 import { INSTANT_RULE, isInstant } from '../../domain/reads/date-window.ts';
-import type { Services } from '../../infra/container.ts';
+import type { Services } from '../../infra/compose/core.ts';
 import { findBookingForOperator } from '../../domain/bookings/find-booking.ts';
 
 /** What one search returns at most: the oldest first, and the page says when there were more. */

@@ -5,7 +5,7 @@ import { billToOf, billToOffer, checkRecipientGstin } from '../../domain/invoici
 import { formatRupees, parseRupees } from '../../domain/money.ts';
 import type { Taxpayer } from '../../domain/ports/e-invoice-registry.ts';
 import { BILLING_CYCLES, paymentTermsOf, type AgentGroup, type BillingCycle, type Partner, type PostalAddress } from '../../domain/tenants.ts';
-import { adminDeps } from '../../infra/container.ts';
+import { adminDeps } from '../../infra/compose/core.ts';
 import type { HttpResult } from '../http/types.ts';
 import { figure, groupPage, operatorHtml, redirect, type ConsoleAppDeps, type Request, type Signed } from './app.ts';
 import { istDateTime, money } from './format.ts';

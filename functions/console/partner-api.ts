@@ -2,7 +2,7 @@ import type { ApiKeyRecord } from '../../domain/api-key.ts';
 import { issueKey, replaceKey, revokeKey } from '../../domain/admin.ts';
 import { listAuditEvents } from '../../domain/audit/read-audit-events.ts';
 import { ConflictError, NotFoundError } from '../../domain/errors.ts';
-import { adminDeps } from '../../infra/container.ts';
+import { adminDeps } from '../../infra/compose/core.ts';
 import { AuditEventsQuerySchema } from '../contracts/audit.ts';
 import { parseInput } from '../http/validate.ts';
 import type { HttpResult } from '../http/types.ts';

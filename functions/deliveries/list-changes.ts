@@ -1,5 +1,5 @@
 import { readChanges } from '../../domain/deliveries/read-deliveries.ts';
-import { deliveryDeps } from '../../infra/container.ts';
+import { deliveryDeps } from '../../infra/compose/catalogue.ts';
 import { listChangesRoute } from '../contracts/deliveries.ts';
 import { endpoint } from '../http/endpoint.ts';
 

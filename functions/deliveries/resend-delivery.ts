@@ -1,5 +1,5 @@
 import { resendDelivery } from '../../domain/deliveries/read-deliveries.ts';
-import { deliveryDeps } from '../../infra/container.ts';
+import { deliveryDeps } from '../../infra/compose/deliveries.ts';
 import { resendWebhookDeliveryRoute } from '../contracts/deliveries.ts';
 import { endpoint } from '../http/endpoint.ts';
 

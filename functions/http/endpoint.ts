@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import * as v from 'valibot';
 import type { Principal } from '../../domain/principal.ts';
-import { groupServices, services, type Services } from '../../infra/container.ts';
+import { groupServices, services, type Services } from '../../infra/compose/core.ts';
 import { routeNotFound } from './route-not-found.ts';
 import { basicAuth } from './middleware/basic-auth.ts';
 import { deprecationNotice } from './deprecation.ts';

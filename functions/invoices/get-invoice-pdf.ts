@@ -1,5 +1,5 @@
 import { invoicePdf } from '../../domain/invoicing/invoice-pdf.ts';
-import { pdfDeps } from '../../infra/container.ts';
+import { pdfDeps } from '../../infra/compose/invoice-pdf.ts';
 import { onFirstCall } from '../../infra/lazy.ts';
 import { getInvoicePdfRoute } from '../contracts/invoices.ts';
 import { endpoint } from '../http/endpoint.ts';

@@ -1,11 +1,10 @@
 // This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
-import '../../infra/payments/with-razorpay.ts';
 import { auditOrigin } from '../http/audit-origin.ts';
 import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
 import { requestBillingRun } from '../../domain/invoicing/request-billing-run.ts';
 import type { BillingQueue } from '../../domain/ports/billing-fan-out.ts';
 import { BILLING_SCENARIOS, billingTimeUp, withBillingScenario } from '../../domain/sandbox/billing-scenarios.ts';
-import { billingDeps } from '../../infra/container.ts';
+import { billingDeps } from '../../infra/compose/billing.ts';
 import { logger } from '../../infra/logger.ts';
 import { createBillingRunRoute } from '../contracts/invoices.ts';
 import { endpoint } from '../http/endpoint.ts';

@@ -1,5 +1,5 @@
 import { getOrder } from '../../domain/orders/manage-orders.ts';
-import { orderDeps } from '../../infra/container.ts';
+import { orderDeps } from '../../infra/compose/bookings.ts';
 import { getOrderRoute } from '../contracts/orders.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { orderJson } from './order-json.ts';

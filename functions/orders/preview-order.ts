@@ -1,6 +1,6 @@
 import { previewOrder } from '../../domain/orders/manage-orders.ts';
 import { withOrderScenario } from '../../domain/sandbox/order-scenarios.ts';
-import { orderDeps } from '../../infra/container.ts';
+import { orderDeps } from '../../infra/compose/bookings.ts';
 import { previewOrderRoute } from '../contracts/orders.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { orderCommand, pricedJson, sandboxScenarioOf } from './order-json.ts';

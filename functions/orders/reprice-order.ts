@@ -1,6 +1,6 @@
 import { repriceOrder } from '../../domain/orders/manage-orders.ts';
 import { withOrderScenario } from '../../domain/sandbox/order-scenarios.ts';
-import { orderDeps } from '../../infra/container.ts';
+import { orderDeps } from '../../infra/compose/bookings.ts';
 import { repriceOrderRoute } from '../contracts/orders.ts';
 import { endpoint } from '../http/endpoint.ts';
 import { orderJson, sandboxScenarioOf } from './order-json.ts';

@@ -1,4 +1,4 @@
-import { clockFor } from '../../infra/container.ts';
+import { clockFor } from '../../infra/compose/core.ts';
 import { adoptPaidLink, clearEndedLink } from '../../domain/receivables/pay-links.ts';
 import { isAwsUnavailable } from '../../infra/aws-client.ts';
 import { mailReceipt } from '../../domain/mail/receipt-mail.ts';

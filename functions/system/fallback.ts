@@ -9,7 +9,7 @@ import { pathMatcher, type RouteSpec } from '../http/route.ts';
 import { errorResult } from '../http/responses.ts';
 import type { HttpContext, HttpEvent, HttpResult } from '../http/types.ts';
 import { routeNotFound } from '../http/route-not-found.ts';
-import { services } from '../../infra/container.ts';
+import { services } from '../../infra/compose/core.ts';
 
 interface Matcher {
   readonly method: RouteSpec['method'];

@@ -1,7 +1,7 @@
 import type * as v from 'valibot';
 import type { TestClockDeps } from '../../domain/test-clocks/manage-test-clocks.ts';
 import { advanceLimitOf, timeOf, type TestClock } from '../../domain/test-clocks/test-clock.ts';
-import type { Services } from '../../infra/container.ts';
+import type { Services } from '../../infra/compose/core.ts';
 import type { TestClockSchema } from '../contracts/test-clocks.ts';
 
 export const testClockDeps = (svc: Services): TestClockDeps => ({ testClocks: svc.testClocks, realClock: svc.realClock, ids: svc.ids });

@@ -1,5 +1,4 @@
 // This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
-import '../../infra/payments/with-razorpay.ts';
 import type { SQSRecord } from 'aws-lambda';
 import { concurrentRecords } from './sqs-batch.ts';
 import { billQueuedGroup, jobAtGroupClock, type GroupBillingDeps } from '../../domain/invoicing/scheduled-billing.ts';
@@ -7,7 +6,8 @@ import type { TenantDirectory } from '../../domain/ports/tenant-directory.ts';
 import { continueBillingRun } from '../../domain/invoicing/request-billing-run.ts';
 import { decodeBillingJob, decodePayLinkJob } from '../../events/billing-job-message.ts';
 import { refreshGroupPayLinks } from '../../domain/receivables/pay-links.ts';
-import { billingDeps, groupServices, services } from '../../infra/container.ts';
+import { billingDeps } from '../../infra/compose/billing.ts';
+import { groupServices, services } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 import { withStatementPdf } from '../../infra/pdf/statement-renderer.ts';
 

@@ -2,7 +2,8 @@ import type { SQSRecord } from 'aws-lambda';
 import { concurrentRecords } from './sqs-batch.ts';
 import { handleBookingCheck, type WorkflowDeps } from '../../domain/bookings/workflow.ts';
 import { decodeBookingCheck } from '../../events/booking-check-message.ts';
-import { bookingDeps, groupServices, services, type Services } from '../../infra/container.ts';
+import { bookingDeps } from '../../infra/compose/bookings.ts';
+import { groupServices, services, type Services } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**

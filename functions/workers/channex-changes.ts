@@ -1,6 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { applyRecordedChanges } from '../../domain/channel-manager/receive-changes.ts';
-import { channexDeps, services } from '../../infra/container.ts';
+import { channexDeps } from '../../infra/compose/channel-manager.ts';
+import { services } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**

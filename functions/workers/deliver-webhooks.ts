@@ -2,7 +2,8 @@ import type { SQSRecord } from 'aws-lambda';
 import { concurrentRecords } from './sqs-batch.ts';
 import { attemptDelivery, type AttemptDeps } from '../../domain/deliveries/attempt-delivery.ts';
 import { decodeDeliveryMessage } from '../../events/delivery-message.ts';
-import { deliveryDeps, services } from '../../infra/container.ts';
+import { deliveryDeps } from '../../infra/compose/deliveries.ts';
+import { services } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { eraseExpiredGuestData } from '../../domain/guests/erase-guest-data.ts';
-import { groupClocks, guestErasureDeps, services } from '../../infra/container.ts';
+import { groupClocks, services } from '../../infra/compose/core.ts';
+import { guestErasureDeps } from '../../infra/compose/bookings.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**

@@ -4,7 +4,7 @@ import { systemOrigin } from '../../domain/audit/audit-event.ts';
 import { flagAddress, type FinanceContactDeps } from '../../domain/mail/finance-contacts.ts';
 import { readSesEvent } from '../../domain/mail/mail-events.ts';
 import type { Metrics } from '../../domain/ports/metrics.ts';
-import { services, type Services } from '../../infra/container.ts';
+import { services, type Services } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 
 type MailEventDeps = FinanceContactDeps & { readonly metrics: Metrics };

@@ -1,7 +1,7 @@
 // This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
-import '../../infra/payments/with-razorpay.ts';
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
-import { clockFor, reconcileDeps, services } from '../../infra/container.ts';
+import { clockFor, services } from '../../infra/compose/core.ts';
+import { reconcileDeps } from '../../infra/compose/receivables.ts';
 import { logger } from '../../infra/logger.ts';
 import { systemOrigin } from '../../domain/audit/audit-event.ts';
 

@@ -4,7 +4,8 @@ import { storeQueuedPdf, type InvoicePdfDeps } from '../../domain/invoicing/invo
 import { systemOrigin } from '../../domain/audit/audit-event.ts';
 import { mailIssuedDocument, type DocumentMailDeps } from '../../domain/mail/document-mail.ts';
 import { decodePdfJob } from '../../events/pdf-job-message.ts';
-import { pdfDeps, services, type Services } from '../../infra/container.ts';
+import { pdfDeps } from '../../infra/compose/invoice-pdf.ts';
+import { services, type Services } from '../../infra/compose/core.ts';
 import { onFirstCall } from '../../infra/lazy.ts';
 import { logger } from '../../infra/logger.ts';
 

@@ -1,5 +1,5 @@
 import { queueBillingRun } from '../../domain/invoicing/scheduled-billing.ts';
-import { services } from '../../infra/container.ts';
+import { services } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { sweepAmendments } from '../../domain/bookings/amend-booking.ts';
 import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
-import { bookingDeps, groupClocks, services } from '../../infra/container.ts';
+import { bookingDeps } from '../../infra/compose/bookings.ts';
+import { groupClocks, services } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { sweepDeliveries } from '../../domain/deliveries/sweep-deliveries.ts';
-import { deliveryDeps, services } from '../../infra/container.ts';
+import { deliveryDeps } from '../../infra/compose/deliveries.ts';
+import { services } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**

@@ -2,7 +2,8 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { DomainError } from '../../domain/errors.ts';
 import { syncCatalogue } from '../../domain/sync/sync-catalogue.ts';
 import { WorldValidationError } from '../../domain/world/world-validation-error.ts';
-import { services, syncDeps } from '../../infra/container.ts';
+import { services } from '../../infra/compose/core.ts';
+import { syncDeps } from '../../infra/compose/catalogue.ts';
 import { logger } from '../../infra/logger.ts';
 
 /**

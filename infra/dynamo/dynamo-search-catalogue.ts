@@ -11,7 +11,7 @@ import type { CatalogueStore } from '../../domain/ports/catalogue-store.ts';
 import { DayDecoder, shardName, viewOfEntry, type Locator, type Shard } from '../../domain/search/projection.ts';
 import type { SearchCatalogue, SearchHead, SearchShards } from '../../domain/search/search-catalogue.ts';
 import type { Config } from '../config.ts';
-import type { Services } from '../container.ts';
+import type { Services } from '../compose/core.ts';
 import { getAll } from './batch-get.ts';
 import { createDocumentClient } from './client.ts';
 import { ATTR, DynamoSearchProjection, headFromItem, locatorOn } from './dynamo-search-projection.ts';

@@ -81,7 +81,7 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
   /**
    * The SDK loads at the first call to Razorpay: it brings axios, whose module start loads
    * Node's fetch (undici), and the webhook path (every notification) never needs it; only the
-   * bundles of functions that import `with-razorpay.ts` carry it (docs/performance.md, cold starts).
+   * bundles of functions whose area module imports `with-razorpay.ts` carry it (docs/performance.md, cold starts).
    */
   private readonly sdk: () => Promise<Razorpay>;
 

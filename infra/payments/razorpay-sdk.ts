@@ -7,9 +7,9 @@ let loader: (() => Promise<{ default: RazorpaySdk }>) | undefined;
 
 /**
  * Razorpay's SDK brings axios and form-data (~650 KiB): every bundle that can reach its import
- * carries it and V8 parses it at start, even behind a dynamic `import()`. So the container never
- * names the package; a function that calls Razorpay's API imports `with-razorpay.ts`, which
- * hands its loader here (docs/performance.md, "What loads when").
+ * carries it and V8 parses it at start, even behind a dynamic `import()`. So the core of the wiring
+ * never names the package; the compose modules of the areas that call Razorpay's API (billing,
+ * receivables) import `with-razorpay.ts`, which hands its loader here (docs/performance.md, "What loads when").
  */
 export function provideRazorpaySdk(load: () => Promise<{ default: RazorpaySdk }>): void {
   loader = load;
@@ -18,7 +18,7 @@ export function provideRazorpaySdk(load: () => Promise<{ default: RazorpaySdk }>
 /** Thrown when a function calls Razorpay's API without `with-razorpay.ts`: a wiring defect, never "gateway unavailable". */
 export class RazorpaySdkNotWiredError extends Error {
   constructor() {
-    super("Razorpay's SDK is not in this function's bundle: its handler must import infra/payments/with-razorpay.ts");
+    super("Razorpay's SDK is not in this function's bundle: its area's compose module must import infra/payments/with-razorpay.ts");
     this.name = 'RazorpaySdkNotWiredError';
   }
 }

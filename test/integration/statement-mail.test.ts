@@ -17,7 +17,7 @@ beforeAll(async () => {
 
 /**
  * The monthly statement on a test clock: each advance runs the group's share of the daily run
- * (dueWorkOn, as POST /v1/test-clocks/{id}/advance does); the mail is read from the local SES mailbox.
+ * (dueWorkOn in infra/compose/sandbox.ts, as POST /v1/test-clocks/{id}/advance does); the mail is read from the local SES mailbox.
  */
 describe('monthly statement e-mail on a test clock', () => {
   it("a clock jumping past the 1st is caught up on the 2nd: the previous month's statement goes once to each contact who chose statements, its PDF and CSV the same as GET /v1/statement's, audited; a later run sends nothing", async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { addContact, type OptionalDocument } from '../../domain/mail/finance-contacts.ts';
 import { advanceTestClock, createTestClock } from '../../domain/test-clocks/manage-test-clocks.ts';
-import { dueWorkOn } from '../../functions/test-clocks/advance-test-clock.ts';
+import { dueWorkOn } from '../../infra/container.ts';
 import { TEST_OPERATOR } from './audit-origin.ts';
 import { bookStay, type InvoiceWorld } from './invoice-world.ts';
 import { pollUntil } from './poll.ts';

@@ -3,7 +3,7 @@ import { authenticate } from '../../../domain/authenticate.ts';
 import { UnauthorizedError } from '../../../domain/errors.ts';
 import type { Surface } from '../../../domain/principal.ts';
 import { ACCEPTABLE_KEY_PATTERN } from '../../../domain/api-key.ts';
-import { services } from '../../../infra/container.ts';
+import { services } from '../../../infra/compose/core.ts';
 import { sha256Hex } from '../../../infra/crypto/api-keys.ts';
 import type { HttpContext, HttpEvent, HttpResult } from '../types.ts';
 

@@ -1,7 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DomainError } from '../../../domain/errors.ts';
-import { services } from '../../../infra/container.ts';
+import { services } from '../../../infra/compose/core.ts';
 import type { HttpContext, HttpEvent, HttpResult } from '../types.ts';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
