@@ -98,7 +98,7 @@ describe('composition: each handler reaches only its own area module', () => {
   });
 
   it('sees an import of the container, and does not walk into the compose modules', () => {
-    expect(wiringReached('test/support/stack.ts')).toContain(CONTAINER);
+    expect(wiringReached('test/support/billing-run-kit.ts')).toContain(CONTAINER);
     expect(wiringReached('infra/compose/console.ts')).toEqual(
       ['billing', 'core', 'deliveries', 'invoice-pdf', 'receivables', 'sandbox'].map((m) => `${COMPOSE}${m}.ts`),
     );
