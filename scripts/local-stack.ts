@@ -320,6 +320,8 @@ export async function startOffline(opts: {
   env: Record<string, string>;
   httpPort?: number;
   lambdaPort?: number;
+  /** Where the console's e-mailed sign-in links point; http://127.0.0.1:<httpPort>/console unless given. */
+  consoleUrl?: string;
   log?: (line: string) => void;
   /** Told every 30 s while offline is still bundling, so a slow start does not look like a hang. */
   waiting?: (elapsedS: number) => void;
@@ -334,7 +336,7 @@ export async function startOffline(opts: {
       HTTP_PORT: String(httpPort),
       LAMBDA_PORT: String(lambdaPort),
       // Where the console's e-mailed sign-in links point (docs/console.md).
-      CONSOLE_URL: `http://127.0.0.1:${httpPort}/console`,
+      CONSOLE_URL: opts.consoleUrl ?? `http://127.0.0.1:${httpPort}/console`,
       SLS_TELEMETRY_DISABLED: '1',
       SLS_NOTIFICATIONS_MODE: 'off',
       // Node's 16 KB header limit would answer an over-long URL with an empty 431 before the

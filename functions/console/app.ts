@@ -18,6 +18,8 @@ import {
 import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../domain/errors.ts';
 import { invoicePdf } from '../../domain/invoicing/invoice-pdf.ts';
 import { listInvoices } from '../../domain/invoicing/read-invoices.ts';
+import { billingRequestOf, withBillingLock } from '../../domain/invoicing/request-billing-run.ts';
+import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { CSV_MEDIA_TYPE, statementCsv } from '../../domain/ledger/ledger-csv.ts';
 import { getStatement } from '../../domain/ledger/read-ledger.ts';
 import { PDF_MEDIA_TYPE, statementFileName, statementPdf } from '../../domain/ledger/statement-file.ts';
@@ -1091,8 +1093,9 @@ const startBillingRun = operatorPage('run-billing', async (deps, _req, ctx) => {
 const groupInvoicesPath = (agentGroupId: string) => `/console/operator/groups/${encodeURIComponent(agentGroupId)}/invoices`;
 const operatorInvoicePath = (agentGroupId: string, invoiceId: string) => `${groupInvoicesPath(agentGroupId)}/${encodeURIComponent(invoiceId)}`;
 
-const groupInvoices = operatorPage('group-invoices', async (deps, _req, ctx, match) => {
-  const agentGroupId = decodeURIComponent(match[1]!);
+const groupInvoices = operatorPage('group-invoices', async (deps, _req, ctx, match) => groupInvoicesPage(deps, ctx, decodeURIComponent(match[1]!)));
+
+async function groupInvoicesPage(deps: ConsoleAppDeps, ctx: Signed, agentGroupId: string, notice?: Html): Promise<HttpResult> {
   const group = await deps.svc.tenants.getAgentGroup(agentGroupId);
   if (!group) throw new NotFoundError('Agent group');
   // The admin tool's `invoices list`: the open ones (DRAFTs with their last error, issued with a step left), then the latest issued.
@@ -1107,8 +1110,30 @@ const groupInvoices = operatorPage('group-invoices', async (deps, _req, ctx, mat
         )}</tbody></table></div>`
       : html`<p>No invoice for this group.</p>`
   }
+${
+  can(ctx.person.access, 'run-billing')
+    ? html`<h2>Bill now</h2><p>Bills this group's last closed period now, as the admin tool's <code>billing run --group</code> does (what is already billed is billed again only for what is new), on the group's own time.</p>
+${postForm(ctx.viewer, `${groupInvoicesPath(agentGroupId)}/bill`, html`<button type="submit">Bill ${group.name} now</button>`, `Bill ${group.name} now`)}`
+    : ''
+}
 <p><a href="/console/operator/groups/${encodeURIComponent(agentGroupId)}">Back to ${group.name}</a></p>`;
-  return operatorHtml(ctx, `Invoices: ${group.name}`, 'groups', body);
+  return operatorHtml(ctx, `Invoices: ${group.name}`, 'groups', html`${notice ?? ''}${body}`);
+}
+
+const billGroupNow = operatorPage('run-billing', async (deps, _req, ctx, match) => {
+  const agentGroupId = decodeURIComponent(match[1]!);
+  const group = await deps.svc.tenants.getAgentGroup(agentGroupId);
+  if (!group) throw new NotFoundError('Agent group');
+  // The admin tool's `billing run --group`: the same engine under the group's billing lock (a run in progress is a 429), audited under the person.
+  const d = billingDeps(await groupServices(deps.svc, agentGroupId), deps.renderer);
+  const result = await withBillingLock(d, agentGroupId, () => runBilling(d, group, billingRequestOf({}, group, d.clock.now(), 'ADMIN'), ctx.origin));
+  const issued = result.invoiceIds.length;
+  return groupInvoicesPage(
+    deps,
+    ctx,
+    agentGroupId,
+    html`<p class="notice" role="status">Billed ${indiaDate(result.periodFrom)} to ${indiaDate(result.periodTo)}: ${issued === 0 ? 'nothing new to invoice' : `${issued} invoice${issued === 1 ? '' : 's'}`}${result.draftsLeft ? `, ${result.draftsLeft} left as drafts (see their last error)` : ''}.</p>`,
+  );
 });
 
 async function operatorInvoicePage(deps: ConsoleAppDeps, ctx: Signed, agentGroupId: string, invoiceId: string, notice?: Html): Promise<HttpResult> {
@@ -1486,6 +1511,7 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['GET', /^\/console\/operator\/billing$/, billingRunsPage],
   ['GET', /^\/console\/operator\/billing\/runs\/([^/]+)$/, billingRunDetail],
   ['POST', /^\/console\/operator\/billing\/run$/, startBillingRun],
+  ['POST', /^\/console\/operator\/groups\/([^/]+)\/invoices\/bill$/, billGroupNow],
   ['GET', /^\/console\/operator\/audit$/, auditSearch],
   ['GET', /^\/console\/operator\/groups\/([^/]+)\/invoices$/, groupInvoices],
   ['GET', /^\/console\/operator\/groups\/([^/]+)\/invoices\/([^/]+)$/, operatorInvoice],

@@ -20,6 +20,7 @@ import { offSandbox as offSandboxConsole } from '../support/console-session.ts';
 import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
 import { mailbox } from '../support/mailbox.ts';
 import { DEMO_PEOPLE, loadDemoPeople } from '../../scripts/demo-people.ts';
+import { indiaDate } from '../../functions/console/format.ts';
 import { newAgentGroup, principalOf, stack, testServices, type GroupFixture } from '../support/stack.ts';
 import { getStatement } from '../../domain/ledger/read-ledger.ts';
 import { formatIndianGrouping } from '../../domain/money.ts';
@@ -615,6 +616,34 @@ describe('console: operators’ billing runs, invoice voids and credit notes (th
     expect((await finance.get(`/console/operator/billing/runs/${randomUUID()}`)).statusCode).toBe(404);
   });
 
+  it('bills one group now from its invoices page (as `billing run --group`), finance operators only, with CSRF, audited under the person', async () => {
+    const g = await newAgentGroup();
+    const path = `/console/operator/groups/${g.agentGroupId}/invoices`;
+    const plain = await signIn({ kind: 'operator', role: 'operator' });
+    const seen = await plain.get(path);
+    expect(seen.statusCode).toBe(200);
+    expect(seen.text).not.toContain('now</button>');
+    expect((await plain.post(`${path}/bill`, { csrf: ConsoleBrowser.csrfOf(seen) })).statusCode).toBe(403);
+
+    const email = `billing-${randomUUID().slice(0, 8)}@villas.example`;
+    const finance = await signIn({ kind: 'operator', role: 'finance-operator' }, email);
+    const page = await finance.get(path);
+    expect(page.text).toContain('Bill Test Agents now</button>');
+    expect((await finance.post(`${path}/bill`, {})).statusCode).toBe(403);
+    expect(await testServices().billingRuns.groupRuns(5, g.agentGroupId)).toEqual([]);
+
+    const billed = await finance.post(`${path}/bill`, { csrf: ConsoleBrowser.csrfOf(page) });
+
+    expect(billed.statusCode).toBe(200);
+    const [run] = await testServices().billingRuns.groupRuns(5, g.agentGroupId);
+    expect(run).toMatchObject({ agentGroupId: g.agentGroupId, trigger: 'ADMIN', invoiceIds: [] });
+    expect(billed.text).toContain(`role="status">Billed ${indiaDate(run!.periodFrom)} to ${indiaDate(run!.periodTo)}: nothing new to invoice.</p>`);
+    const person = (await deps.people.findPersonByEmail(email))!;
+    const [event] = (await testServices().auditTrail.listTarget(`billing:${g.agentGroupId}`)).filter((e) => e.action === 'billing.run');
+    expect(event).toMatchObject({ actorKind: 'operator', actor: `person:${person.personId}`, after: { runId: run!.runId, trigger: 'ADMIN' } });
+    expect((await finance.post(`/console/operator/groups/${randomUUID()}/invoices/bill`, { csrf: ConsoleBrowser.csrfOf(page) })).statusCode).toBe(404);
+  });
+
   it('voids a registered invoice within the IRP’s 24 hours, finance operators only, with CSRF, audited under the person', async () => {
     const g = voidable.group.agentGroupId;
     const path = `/console/operator/groups/${g}/invoices/${voidable.invoiceId}`;
@@ -700,7 +729,11 @@ describe('console: operators’ billing runs, invoice voids and credit notes (th
       expect((await admin.get(path)).statusCode, path).toBe(404);
       expect((await visitor.get(path)).headers.Location, path).toBe('/console/sign-in');
     }
-    for (const path of ['/console/operator/billing/run', `/console/operator/groups/${g}/invoices/${creditable.invoiceId}/void`]) {
+    for (const path of [
+      '/console/operator/billing/run',
+      `/console/operator/groups/${g}/invoices/bill`,
+      `/console/operator/groups/${g}/invoices/${creditable.invoiceId}/void`,
+    ]) {
       expect((await admin.post(path, { reason: '1', csrf })).statusCode, path).toBe(404);
       expect((await visitor.post(path, { reason: '1' })).headers.Location, path).toBe('/console/sign-in');
     }

@@ -642,6 +642,8 @@ describe('IAM grants cover what the console sends', () => {
     const [line] = (await svc.invoices.lines(g.agentGroupId, run)).filter((l) => l.lineTotal > 0);
     const credit = { [`amount:${line!.id}`]: '1', reason: 'IAM coverage', csrf: ConsoleBrowser.csrfOf(groupPage) };
     expect((await ops.post(`${invoicePath}/credit-note`, credit)).statusCode).toBe(200);
+    // One group billed now (as `billing run --group`): the billing lock, the group's unbilled entries, the run log.
+    expect((await ops.post(`/console/operator/groups/${g.agentGroupId}/invoices/bill`, { csrf: ConsoleBrowser.csrfOf(groupPage) })).statusCode).toBe(200);
     for (const query of ['', `?group=${g.agentGroupId}`, `?target=group:${g.agentGroupId}`, `?actor=iam-ops-${tag}@ourco.example.in`])
       expect((await ops.get(`/console/operator/audit${query}`)).statusCode, query).toBe(200);
     // The gateway's unmatched payments, a listing's Channex connection, a partner created, a group's terms.

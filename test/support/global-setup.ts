@@ -94,7 +94,7 @@ function testStageExtra(queueUrls: Record<string, string>): Record<string, strin
     PDF_QUEUE_URL: queueUrls[pdfQueueName('test')]!,
     BILLING_QUEUE_URL: queueUrls[billingQueueName('test')]!,
     CHANNEX_QUEUE_URL: queueUrls[channexQueueName('test')]!,
-    // The console's sign-in links (the e2e tier's offline stack sets its own port's).
+    // The console's sign-in links (the e2e tier's global setup sets its offline stack's own).
     CONSOLE_URL: 'http://127.0.0.1:9/console',
   };
 }
@@ -247,6 +247,10 @@ export default async function setup(project: TestProject) {
     started.push({ stop: () => channex.close() });
     const env = {
       ...base,
+      // The console's own address on this stack, in the links it e-mails and in what the tests read from stack().env: localhost, not
+      // 127.0.0.1, because a passkey's relying party id is the console's host and WebAuthn refuses an IP address
+      // (test/e2e/console-passkeys-browser.test.ts); both are secure contexts to Chromium over plain HTTP.
+      CONSOLE_URL: `http://localhost:${httpPort}/console`,
       CHANNEX_BASE_URL: channex.url,
       CHANNEX_API_KEY: CHANNEX_TEST_KEY,
       CHANNEX_PROVIDER_CODE: 'OpenChannel',
@@ -262,6 +266,7 @@ export default async function setup(project: TestProject) {
       stage: 'test',
       env: { ...env, ESBUILD_PREBUILT: WORK_FOLDER },
       httpPort,
+      consoleUrl: env.CONSOLE_URL,
       log: (l) => appendFileSync(logFile, l.endsWith('\n') ? l : `${l}\n`),
     });
     started.push(offline);

@@ -2,32 +2,30 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listBookings } from '../../domain/bookings/read-bookings.ts';
 import { createEndpoint } from '../../domain/webhooks/manage-endpoints.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
-import { consoleAppDeps, handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
-import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
 import { billGroup } from '../support/billing-run-kit.ts';
-import { chromiumBinary } from '../support/chromium.ts';
-import { consoleServer } from '../support/console-server.ts';
+import { launchChromium } from '../support/chromium.ts';
 import { bookStay, seedInvoiceWorld } from '../support/invoice-world.ts';
 import { mailbox } from '../support/mailbox.ts';
 import { newAgentGroup, principalOf, stack, testServices, type GroupFixture } from '../support/stack.ts';
 
 /*
- * The console in headless Chromium (playwright-core driving the Debian package), served over
- * real HTTP by the console's handler on DynamoDB Local with the SES emulator as the mailbox:
- * the journey of a partner's admin and an operator, axe-core on every page, screenshots of
- * each page for docs/console.md.
+ * The console in headless Chromium (playwright-core driving the Debian package), served by the
+ * e2e stack's `serverless offline` at its own CONSOLE_URL, the links read from the local mailbox
+ * its functions send to: the journey of a partner's admin and an operator, axe-core on every
+ * page, screenshots of each page for docs/console.md.
  */
 const SHOTS = join(import.meta.dirname, '../../docs/console');
 const inbox = () => mailbox(stack().env.SES_ENDPOINT!);
+/** The stack's console origin (http://localhost:<port>), where its e-mailed links point. */
+const origin = () => new URL(stack().env.CONSOLE_URL!).origin;
 
 let browser: Browser;
-let server: Awaited<ReturnType<typeof consoleServer>>;
 let group: GroupFixture;
 let other: GroupFixture;
 let externalBookingId: string;
@@ -65,7 +63,7 @@ async function fitsPhone(page: Page): Promise<void> {
 
 /** Invites by the admin tool, opens the e-mailed link in a fresh browser context and signs in. */
 async function signIn(args: string[], email: string, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const run = await runAdminTool(['people', 'invite', '--email', email, ...args], { SERVICE_URL: server.url });
+  const run = await runAdminTool(['people', 'invite', '--email', email, ...args], { SERVICE_URL: origin() });
   expect(run.stderr).toBe('');
   const mail = await inbox().waitFor(email, 'You are invited to the console');
   const link = /https?:\/\/\S+/.exec(mail.text)![0];
@@ -78,9 +76,7 @@ async function signIn(args: string[], email: string, viewport = { width: 1280, h
 
 beforeAll(async () => {
   const svc = testServices();
-  server = await consoleServer((event) => handleConsole(deps, event));
-  const deps: ConsoleAppDeps = consoleAppDeps(svc, `${server.url}/console`, new PdfInvoiceRenderer());
-  browser = await chromium.launch({ executablePath: chromiumBinary(), args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'] });
+  browser = await launchChromium();
   const world = await seedInvoiceWorld();
   listingId = world.registered;
   [group, other] = await Promise.all([newAgentGroup({ channelId: world.channelId, name: 'Coastal Holidays' }), newAgentGroup({ channelId: world.channelId })]);
@@ -122,20 +118,19 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
 });
 
 describe('console in Chromium: invite → sign in → booking → invoice PDF → statement CSV → webhook secret → API key → operator hold', () => {
   it('takes a partner admin through their work, every page accessible', async () => {
     const anonymous = await (await browser.newContext()).newPage();
-    await anonymous.goto(`${server.url}/console`);
-    await expect.poll(() => anonymous.url()).toBe(`${server.url}/console/sign-in`);
+    await anonymous.goto(`${origin()}/console`);
+    await expect.poll(() => anonymous.url()).toBe(`${origin()}/console/sign-in`);
     // The script shows the passkey button where the browser has WebAuthn's JSON helpers (Chromium does): in the screenshot too.
     await anonymous.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
     await shot(anonymous, 'sign-in');
 
     const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `admin-${randomUUID().slice(0, 8)}@coastal.example.in`);
-    await expect.poll(() => admin.url()).toBe(`${server.url}/console/home`);
+    await expect.poll(() => admin.url()).toBe(`${origin()}/console/home`);
     expect(await admin.getByRole('heading', { level: 1 }).textContent()).toBe('Home');
     expect(await admin.locator('main').textContent()).toContain('₹50,000.00');
     await shot(admin, 'home');
@@ -223,11 +218,11 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
   // Its own journey: the partner's pages above take most of a test's time on a loaded machine.
   it('lets an operator set a hold that the partner then sees, and shows a missing page as not found', async () => {
     const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `admin-${randomUUID().slice(0, 8)}@coastal.example.in`);
-    await expect.poll(() => admin.url()).toBe(`${server.url}/console/home`);
+    await expect.poll(() => admin.url()).toBe(`${origin()}/console/home`);
     const operator = await signIn(['--role', 'finance-operator'], `ops-${randomUUID().slice(0, 8)}@ourco.example.in`);
-    await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
+    await expect.poll(() => operator.url()).toBe(`${origin()}/console/operator/groups`);
     await shot(operator, 'operator-groups');
-    await operator.goto(`${server.url}/console/operator/groups/${group.agentGroupId}`);
+    await operator.goto(`${origin()}/console/operator/groups/${group.agentGroupId}`);
     await operator.getByRole('button', { name: 'Set hold' }).click();
     expect(await operator.getByRole('status').textContent()).toBe('The group is on hold.');
     await shot(operator, 'operator-group');
@@ -235,14 +230,14 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await admin.getByRole('link', { name: 'Home' }).click();
     expect(await admin.getByRole('alert').textContent()).toContain('Your account is on hold');
 
-    const page = await admin.goto(`${server.url}/console/bookings/no-such-booking`);
+    const page = await admin.goto(`${origin()}/console/bookings/no-such-booking`);
     expect(page?.status()).toBe(404);
     await shot(admin, 'not-found');
   }, 240_000);
 
   it('takes a partner admin through the ledger, a new endpoint and a resent delivery, a key replaced and revoked, the audit trail, and the company’s /api keys and trail', async () => {
     const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `dev-${randomUUID().slice(0, 8)}@coastal.example.in`);
-    await expect.poll(() => admin.url()).toBe(`${server.url}/console/home`);
+    await expect.poll(() => admin.url()).toBe(`${origin()}/console/home`);
     await admin.getByRole('link', { name: 'Ledger' }).click();
     await admin.getByLabel('Type').selectOption('CHARGE');
     await admin.getByRole('button', { name: 'Show' }).click();
@@ -311,8 +306,8 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
 
   it('takes a finance operator through a group’s payments, recording a transfer, and the partners with their failing deliveries', async () => {
     const operator = await signIn(['--role', 'finance-operator'], `ops-${randomUUID().slice(0, 8)}@ourco.example.in`);
-    await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
-    await operator.goto(`${server.url}/console/operator/groups/${group.agentGroupId}`);
+    await expect.poll(() => operator.url()).toBe(`${origin()}/console/operator/groups`);
+    await operator.goto(`${origin()}/console/operator/groups/${group.agentGroupId}`);
     // The bill-to by hand, and distribution closed (then opened again for the journeys after this one).
     await operator.getByLabel('Second line (optional; empty removes it)').fill('Near the lighthouse');
     await operator.getByRole('button', { name: 'Set bill-to' }).click();
@@ -330,7 +325,7 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
     await shot(operator, 'operator-payments');
     await operator.getByRole('link', { name: 'Partners' }).click();
     await shot(operator, 'operator-partners');
-    await operator.goto(`${server.url}/console/operator/partners/${group.partnerId}`);
+    await operator.goto(`${origin()}/console/operator/partners/${group.partnerId}`);
     expect(await operator.locator('main').textContent()).toContain('Coastal Holidays');
     await shot(operator, 'operator-partner');
     await operator.getByRole('link', { name: 'Gateway payments' }).click();
@@ -356,17 +351,19 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
   it('takes a finance operator through billing runs, a credit note from a group’s invoice, and the audit trail search', async () => {
     const email = `ops-${randomUUID().slice(0, 8)}@ourco.example.in`;
     const operator = await signIn(['--role', 'finance-operator'], email);
-    await expect.poll(() => operator.url()).toBe(`${server.url}/console/operator/groups`);
-    await operator.getByRole('link', { name: 'Billing runs' }).click();
-    await operator.getByRole('button', { name: 'Start a billing run over every group' }).click();
-    await expect.poll(() => operator.url()).toMatch(/\/console\/operator\/billing\/runs\/[0-9a-f-]{36}$/);
-    expect(await operator.locator('main').textContent()).toContain('Groups queued');
+    await expect.poll(() => operator.url()).toBe(`${origin()}/console/operator/groups`);
+    // One group billed now, not every group: on the shared stack a run over every group would bill other files' groups
+    // (docs/decisions/console.md, "The browser journey bills one group").
+    await operator.goto(`${origin()}/console/operator/groups/${group.agentGroupId}`);
+    await operator.getByRole('link', { name: 'Invoices of Coastal Holidays' }).click();
+    await operator.getByRole('button', { name: 'Bill Coastal Holidays now' }).click();
+    expect(await operator.getByRole('status').textContent()).toMatch(/^Billed .+ to .+: /);
     await accessible(operator);
-    await operator.getByRole('link', { name: 'All billing runs' }).click();
+    await operator.getByRole('link', { name: 'Billing runs' }).click();
+    expect(await operator.locator('main').textContent()).toContain(group.agentGroupId);
     await shot(operator, 'operator-billing');
 
-    await operator.goto(`${server.url}/console/operator/groups/${group.agentGroupId}`);
-    await operator.getByRole('link', { name: 'Invoices of Coastal Holidays' }).click();
+    await operator.goto(`${origin()}/console/operator/groups/${group.agentGroupId}/invoices`);
     await operator.getByRole('link', { name: invoiceNumber }).click();
     await operator
       .getByRole('textbox', { name: /^Amount to credit of / })
@@ -390,9 +387,9 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
       width: 390,
       height: 844,
     });
-    await expect.poll(() => phone.url()).toBe(`${server.url}/console/home`);
+    await expect.poll(() => phone.url()).toBe(`${origin()}/console/home`);
     expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
-    await phone.goto(`${server.url}/console/invoices`);
+    await phone.goto(`${origin()}/console/invoices`);
     expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await shot(phone, 'invoices-phone');
     await phone.keyboard.press('Tab');

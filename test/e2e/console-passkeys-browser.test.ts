@@ -1,25 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invitePerson } from '../../domain/console/sign-in.ts';
-import { consoleAppDeps, handleConsole, type ConsoleAppDeps } from '../../functions/console/app.ts';
-import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
+import { consoleDeps } from '../../infra/container.ts';
 import { TEST_OPERATOR } from '../support/audit-origin.ts';
-import { chromiumBinary } from '../support/chromium.ts';
-import { consoleServer } from '../support/console-server.ts';
+import { launchChromium } from '../support/chromium.ts';
 import { mailbox } from '../support/mailbox.ts';
 import { stack, testServices } from '../support/stack.ts';
 
 /*
  * Passkeys in headless Chromium with its virtual authenticator (CDP WebAuthn domain: ctap2,
- * internal transport, resident keys, user verified). The console is served as
- * http://localhost:<port>, a secure context whose host is a valid rpID (an IP address is not).
+ * internal transport, resident keys, user verified), on the e2e stack's console: served by
+ * `serverless offline` as http://localhost:<port>, a secure context whose host is a valid rpID
+ * (an IP address is not), the stack's CONSOLE_URL.
  */
 let browser: Browser;
-let server: Awaited<ReturnType<typeof consoleServer>>;
-let deps: ConsoleAppDeps;
-let base: string;
 
 async function accessible(page: Page): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -30,26 +26,25 @@ async function accessible(page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await consoleServer((event) => handleConsole(deps, event));
-  base = server.url.replace('127.0.0.1', 'localhost');
-  deps = consoleAppDeps(testServices(), `${base}/console`, new PdfInvoiceRenderer());
-  browser = await chromium.launch({
-    executablePath: chromiumBinary(),
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--host-resolver-rules=MAP localhost 127.0.0.1'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await server?.close();
 });
 
 describe('console passkeys in Chromium', () => {
   it('registers a passkey after a link sign-in, signs out, and signs back in with the passkey', async () => {
     const email = `${randomUUID().slice(0, 8)}@villas.example`;
-    await invitePerson(deps, { actor: TEST_OPERATOR.actor, name: 'Test operator', origin: TEST_OPERATOR }, email, { kind: 'operator', role: 'operator' });
+    const consoleUrl = stack().env.CONSOLE_URL!;
+    await invitePerson(consoleDeps(testServices(), consoleUrl), { actor: TEST_OPERATOR.actor, name: 'Test operator', origin: TEST_OPERATOR }, email, {
+      kind: 'operator',
+      role: 'operator',
+    });
     const mail = await mailbox(stack().env.SES_ENDPOINT!).waitFor(email, 'You are invited to the console');
-    const link = new URL(/https?:\/\/\S+/.exec(mail.text)![0]);
+    const link = /https?:\/\/\S+/.exec(mail.text)![0];
+    // The link is the stack's own console, the origin the passkey is registered for.
+    expect(new URL(link).origin).toBe(new URL(consoleUrl).origin);
 
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -59,7 +54,7 @@ describe('console passkeys in Chromium', () => {
       options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
     });
 
-    await page.goto(`${base}${link.pathname}${link.search}`);
+    await page.goto(link);
     await page.getByRole('button', { name: 'Sign in to the console' }).click();
     await page.getByRole('link', { name: 'Your passkeys' }).click();
     await expect.poll(() => page.getByRole('button', { name: 'Add a passkey' }).isVisible()).toBe(true);
