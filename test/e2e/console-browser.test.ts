@@ -40,6 +40,8 @@ let listingId: string;
  * no frames, and the blank page was 40% of this file's time (58 s of axe in a 100 s run, 34 s after).
  */
 async function accessible(page: Page): Promise<void> {
+  // A click that navigates returns before the new page has loaded: check the page, not a document in between.
+  await page.waitForLoadState('load');
   const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
   const grave = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
@@ -55,6 +57,7 @@ async function shot(page: Page, name: string): Promise<void> {
 
 /** The page as it stands at phone width: nothing wider than the screen, still accessible; then back at desktop width. */
 async function fitsPhone(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await page.evaluate<number>('document.documentElement.scrollWidth'), page.url()).toBeLessThanOrEqual(390);
   await accessible(page);
@@ -124,13 +127,13 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
   it('takes a partner admin through their work, every page accessible', async () => {
     const anonymous = await (await browser.newContext()).newPage();
     await anonymous.goto(`${origin()}/console`);
-    await expect.poll(() => anonymous.url()).toBe(`${origin()}/console/sign-in`);
+    await anonymous.waitForURL(`${origin()}/console/sign-in`);
     // The script shows the passkey button where the browser has WebAuthn's JSON helpers (Chromium does): in the screenshot too.
     await anonymous.getByRole('button', { name: 'Sign in with a passkey' }).waitFor();
     await shot(anonymous, 'sign-in');
 
     const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `admin-${randomUUID().slice(0, 8)}@coastal.example.in`);
-    await expect.poll(() => admin.url()).toBe(`${origin()}/console/home`);
+    await admin.waitForURL(`${origin()}/console/home`);
     expect(await admin.getByRole('heading', { level: 1 }).textContent()).toBe('Home');
     expect(await admin.locator('main').textContent()).toContain('₹50,000.00');
     await shot(admin, 'home');
@@ -218,9 +221,9 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
   // Its own journey: the partner's pages above take most of a test's time on a loaded machine.
   it('lets an operator set a hold that the partner then sees, and shows a missing page as not found', async () => {
     const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `admin-${randomUUID().slice(0, 8)}@coastal.example.in`);
-    await expect.poll(() => admin.url()).toBe(`${origin()}/console/home`);
+    await admin.waitForURL(`${origin()}/console/home`);
     const operator = await signIn(['--role', 'finance-operator'], `ops-${randomUUID().slice(0, 8)}@ourco.example.in`);
-    await expect.poll(() => operator.url()).toBe(`${origin()}/console/operator/groups`);
+    await operator.waitForURL(`${origin()}/console/operator/groups`);
     await shot(operator, 'operator-groups');
     await operator.goto(`${origin()}/console/operator/groups/${group.agentGroupId}`);
     await operator.getByRole('button', { name: 'Set hold' }).click();
@@ -237,7 +240,7 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
 
   it('takes a partner admin through the ledger, a new endpoint and a resent delivery, a key replaced and revoked, the audit trail, and the company’s /api keys and trail', async () => {
     const admin = await signIn(['--role', 'admin', '--group', group.agentGroupId], `dev-${randomUUID().slice(0, 8)}@coastal.example.in`);
-    await expect.poll(() => admin.url()).toBe(`${origin()}/console/home`);
+    await admin.waitForURL(`${origin()}/console/home`);
     await admin.getByRole('link', { name: 'Ledger' }).click();
     await admin.getByLabel('Type').selectOption('CHARGE');
     await admin.getByRole('button', { name: 'Show' }).click();
@@ -306,7 +309,7 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
 
   it('takes a finance operator through a group’s payments, recording a transfer, and the partners with their failing deliveries', async () => {
     const operator = await signIn(['--role', 'finance-operator'], `ops-${randomUUID().slice(0, 8)}@ourco.example.in`);
-    await expect.poll(() => operator.url()).toBe(`${origin()}/console/operator/groups`);
+    await operator.waitForURL(`${origin()}/console/operator/groups`);
     await operator.goto(`${origin()}/console/operator/groups/${group.agentGroupId}`);
     // The bill-to by hand, and distribution closed (then opened again for the journeys after this one).
     await operator.getByLabel('Second line (optional; empty removes it)').fill('Near the lighthouse');
@@ -351,7 +354,7 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
   it('takes a finance operator through billing runs, a credit note from a group’s invoice, and the audit trail search', async () => {
     const email = `ops-${randomUUID().slice(0, 8)}@ourco.example.in`;
     const operator = await signIn(['--role', 'finance-operator'], email);
-    await expect.poll(() => operator.url()).toBe(`${origin()}/console/operator/groups`);
+    await operator.waitForURL(`${origin()}/console/operator/groups`);
     // One group billed now, not every group: on the shared stack a run over every group would bill other files' groups
     // (docs/decisions/console.md, "The browser journey bills one group").
     await operator.goto(`${origin()}/console/operator/groups/${group.agentGroupId}`);
@@ -387,7 +390,7 @@ describe('console in Chromium: invite → sign in → booking → invoice PDF �
       width: 390,
       height: 844,
     });
-    await expect.poll(() => phone.url()).toBe(`${origin()}/console/home`);
+    await phone.waitForURL(`${origin()}/console/home`);
     expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await phone.goto(`${origin()}/console/invoices`);
     expect(await phone.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
