@@ -586,11 +586,22 @@ const creditedLineOf = (line: InvoiceLine): string | null => (line as InvoiceLin
 async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   const g = run.group.agentGroupId;
   const end = new Date(clock.now().getTime() + 60_000).toISOString();
-  const ledger = await ledgerOf(run);
+  // Every read first, independent ones at once (only the invoice list writes: it may mark the
+  // kept open figures complete, so what depends on that is read after it), so a check waits on
+  // the store for a few round trips rather than one per read.
+  const [ledger, whole, checkpoint, audit, listed, [payments, refunds], unallocated, receivables] = await Promise.all([
+    ledgerOf(run),
+    getStatement(svc, run.principal, { from: run.from, to: end }),
+    svc.balances.latest(g, end),
+    svc.ledger.audit(g),
+    listAllInvoices(run),
+    Promise.all([svc.receivables.payments(g), svc.receivables.refunds(g)]),
+    svc.receivables.unallocatedCredit(g),
+    svc.owing.receivables(g),
+  ]);
   const posted = postedSum(ledger.entries);
 
   // 1. The ledger's balance is the statement's closing balance over everything, from nothing.
-  const whole = await getStatement(svc, run.principal, { from: run.from, to: end });
   expect(paise(whole.openingBalance), 'opening before the first entry').toBe(0);
   expect(paise(whole.closingBalance), 'statement closing = ledger POSTED balance').toBe(posted);
   expect(whole.entries.map((e) => e.id).sort()).toEqual(ledger.entries.map((e) => e.id).sort());
@@ -600,16 +611,22 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   for (let d = addDays(indiaToday(new Date(run.from)), 1); indiaMidnight(d) < end; d = addDays(d, 1)) cuts.add(indiaMidnight(d));
   const middle = ledger.entries[Math.floor(ledger.entries.length / 2)];
   if (middle) cuts.add(middle.occurredAt);
-  for (const cut of cuts) {
-    const after = await getStatement(svc, run.principal, { from: cut, to: end });
+  const invoices = listed.data.filter((row) => !isCreditNote(row));
+  const [statementsFrom, stored, linesByInvoice, keptFigures, openDues] = await Promise.all([
+    Promise.all([...cuts].map(async (cut) => [cut, await getStatement(svc, run.principal, { from: cut, to: end })] as const)),
+    Promise.all(invoices.map(async (v) => (await svc.invoices.get(g, v.id))!)),
+    Promise.all(listed.data.map((row) => svc.invoices.lines(g, row.id))),
+    duesComplete(g),
+    svc.receivables.openDues(g),
+  ]);
+  for (const [cut, after] of statementsFrom) {
     expect(paise(after.openingBalance), `opening at ${cut}`).toBe(postedSum(ledger.entries.filter((e) => e.occurredAt < cut)));
     expect(paise(after.closingBalance), `closing of the statement from ${cut}`).toBe(posted);
   }
 
-  if (await svc.balances.latest(g, end)) count('steps read through a checkpoint');
+  if (checkpoint) count('steps read through a checkpoint');
 
   // 2. Exposure is the sum of the counting entries, as the counter and the ledger route say, and within the limit.
-  const audit = await svc.ledger.audit(g);
   expect(audit.exposureCounter, 'exposure counter = Σ entries').toBe(exposureOf(audit.entries));
   expect(ledger.exposure, 'GET /v1/ledger exposure').toBe(audit.exposureCounter);
   // Only a booking landing after it failed is posted without the limit's check (docs/product-rules.md "Bookings").
@@ -617,13 +634,9 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   if (!run.lateLanded && !run.refunded) expect(ledger.exposure, 'exposure ≤ limit').toBeLessThanOrEqual(ledger.creditLimit);
 
   // 3. Outstanding = issued totals − payments allocated − credit notes, from independent sources.
-  const listed = await listAllInvoices(run);
-  const invoices = listed.data.filter((row) => !isCreditNote(row));
-  const stored = await Promise.all(invoices.map(async (v) => (await svc.invoices.get(g, v.id))!));
   const issuedTotal = stored.reduce((s, i) => s + i.total, 0);
   const credited = stored.reduce((s, i) => s + (i.creditedAmount ?? 0), 0);
   // Money kept = payments received − refunds given back; each refund is one POSTED ADJUSTMENT of its amount, each payment's refunded figure their sum.
-  const [payments, refunds] = await Promise.all([svc.receivables.payments(g), svc.receivables.refunds(g)]);
   const refundEntries = new Set(refunds.map((r) => r.ledgerEntryId));
   expect(
     audit.entries
@@ -635,7 +648,6 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   for (const p of payments)
     expect(p.refunded ?? 0, `refunded of ${p.reference}`).toBe(refunds.filter((r) => r.paymentId === p.reference).reduce((s, r) => s + r.amount, 0));
   const received = audit.entries.filter((e) => e.type === 'PAYMENT').reduce((s, e) => s - e.amount, 0) - refunds.reduce((s, r) => s + r.amount, 0);
-  const unallocated = await svc.receivables.unallocatedCredit(g);
   const allocated = received - unallocated;
   expect(unallocated, 'unallocated credit').toBeGreaterThanOrEqual(0);
   expect(
@@ -644,12 +656,12 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   ).toBe(allocated);
   expect(paise(listed.outstanding), 'outstanding = issued − allocated − credited').toBe(issuedTotal - allocated - credited);
   // The list's figures are kept (the DUES item and due markers); reading every invoice, as they once were, is their oracle.
-  const oracle = openFiguresOf(await svc.owing.receivables(g));
+  const oracle = openFiguresOf(receivables);
   expect(
     { outstanding: paise(listed.outstanding), openCount: listed.outstandingInvoiceCount, oldestDueDate: listed.oldestDueDate },
     'kept open figures = every invoice read',
   ).toEqual(oracle);
-  if (await duesComplete(g)) count('steps with kept open figures');
+  if (keptFigures) count('steps with kept open figures');
   // What payments are allocated to (found from the due markers once the figures are complete) = every stored invoice still owing.
   const owing = stored.flatMap((i) =>
     i.status === 'ISSUED' && i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0) > 0
@@ -658,7 +670,7 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
   );
   const byDue = (a: { invoiceId: string; dueDate: string; amountDue: number }, b: { invoiceId: string; dueDate: string; amountDue: number }) =>
     a.dueDate.localeCompare(b.dueDate) || a.amountDue - b.amountDue || a.invoiceId.localeCompare(b.invoiceId);
-  expect([...(await svc.receivables.openDues(g))].sort(byDue), 'open dues = every stored invoice still owing').toEqual(owing.sort(byDue));
+  expect([...openDues].sort(byDue), 'open dues = every stored invoice still owing').toEqual(owing.sort(byDue));
   for (const i of stored) {
     const due = i.total - (i.amountPaid ?? 0) - (i.creditedAmount ?? 0);
     expect(due, `amountDue of ${i.id}`).toBeGreaterThanOrEqual(0);
@@ -673,7 +685,6 @@ async function assertConsistent(run: Run, afterStep: Step): Promise<void> {
 
   // 4. No line billed or credited twice: each line's identity once across every invoice, each
   //    invoice the sum of its lines, no booking billed beyond what it was ever charged.
-  const linesByInvoice = await Promise.all(listed.data.map((row) => svc.invoices.lines(g, row.id)));
   const lines = linesByInvoice.flat();
   const identities = lines.filter((l) => creditedLineOf(l) === null).map((l) => `${l.bookingRef}#${l.key}`);
   expect(new Set(identities).size, 'a line identity billed twice').toBe(identities.length);

@@ -14,7 +14,10 @@ import { runAdminTool } from '../support/admin-tool.ts';
  * has one to show).
  */
 const GSTIN = '30AAKCP4821M1ZC';
-/** For the unreachable stores, the tool waits out the operator's 8 attempts with their backoff. */
+/**
+ * For the unreachable stores, the tool waits out the operator's 8 attempts with their backoff:
+ * time spent waiting, so those two cases wait at once (`runAdmin` takes its environment, never process.env).
+ */
 const TOOL_TIMEOUT = 240_000;
 const errorOf = (stderr: string) => JSON.parse(stderr).error as { code: string; kind: string; retryable: boolean; message: string };
 
@@ -68,7 +71,7 @@ describe('admin: what failed, and whether retrying helps', () => {
     TOOL_TIMEOUT,
   );
 
-  it(
+  it.concurrent(
     'network: a store nobody listens at is named with its host, retryable',
     async () => {
       const run = await runAdminTool(['partners', 'list', '--json'], { DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' });
@@ -80,7 +83,7 @@ describe('admin: what failed, and whether retrying helps', () => {
     TOOL_TIMEOUT,
   );
 
-  it(
+  it.concurrent(
     'storage: a store answering 503 after every retry is named, retryable',
     async () => {
       const run = await runAdminTool(['partners', 'list', '--json'], { DYNAMODB_ENDPOINT: `http://127.0.0.1:${(busy.address() as AddressInfo).port}` });
