@@ -1519,7 +1519,7 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/operator\/groups\/([^/]+)\/invoices\/([^/]+)\/credit-note$/, raiseCreditNote],
 ];
 
-/** Every console path, for the tenancy test: [method, example path]. */
+/** Every console route as [method, pattern source]: the tenancy test checks each is refused to someone who must not reach it. */
 export const CONSOLE_ROUTE_PATTERNS = ROUTES.map(([method, pattern]) => [method, pattern.source] as const);
 
 /** One request of the console: the page, a redirect, a download, or a page that says what went wrong. */

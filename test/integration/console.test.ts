@@ -4,7 +4,7 @@ import { invitePerson } from '../../domain/console/sign-in.ts';
 import type { Access } from '../../domain/console/people.ts';
 import { listBookings } from '../../domain/bookings/read-bookings.ts';
 import { createEndpoint, secretContext } from '../../domain/webhooks/manage-endpoints.ts';
-import { consoleAppDeps, handleConsole, SESSION_COOKIE, type ConsoleAppDeps } from '../../functions/console/app.ts';
+import { CONSOLE_ROUTE_PATTERNS, consoleAppDeps, handleConsole, SESSION_COOKIE, type ConsoleAppDeps } from '../../functions/console/app.ts';
 import { consoleTokens } from '../../infra/crypto/console-tokens.ts';
 import { cryptoKeyMinter } from '../../infra/crypto/key-minter.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
@@ -37,6 +37,23 @@ const tokenTo = async (email: string): Promise<string> => (await linkTo(email)).
 let deps: ConsoleAppDeps;
 const browser = (ip?: string) => new ConsoleBrowser((event) => handleConsole(deps, event), ip);
 
+/**
+ * What the tenancy, role and signed-out checks asked as someone who must not reach it, and how they were
+ * answered. The last tenancy test checks every route of the console's table was refused at least once.
+ */
+const refusals: { readonly method: string; readonly path: string; readonly refused: boolean }[] = [];
+/** The browser of someone the checks expect to be refused (another account's person, a role without the screen, a partner on operator pages, a signed-out visitor): every request it makes is recorded. */
+function outsider(b: ConsoleBrowser): ConsoleBrowser {
+  const request = b.request.bind(b);
+  b.request = async (method, target, form) => {
+    const answer = await request(method, target, form);
+    const refused = answer.statusCode === 403 || answer.statusCode === 404 || (answer.statusCode === 303 && answer.headers?.Location === '/console/sign-in');
+    refusals.push({ method, path: new URL(target, 'https://console.test').pathname, refused });
+    return answer;
+  };
+  return b;
+}
+
 interface Account {
   readonly group: GroupFixture;
   readonly bookingId: string;
@@ -52,6 +69,15 @@ async function account(channelId: string, listingId: string, checkIn: string, ch
   const { invoice } = await billGroup(group);
   return { group, bookingId, externalBookingId: page.bookings[0]!.externalBookingId, invoiceId: invoice.id, invoiceNumber: invoice.invoiceNumber! };
 }
+
+/** A webhook endpoint of the account's partner, added through the API's use case. */
+const endpointOf = (x: Account, name: string) =>
+  createEndpoint(
+    testServices(),
+    { kind: 'partner', partnerId: x.group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
+    { url: `http://127.0.0.1:9/${name}-${randomUUID().slice(0, 6)}` },
+    TEST_OPERATOR,
+  );
 
 const operator = { actor: TEST_OPERATOR.actor, name: 'Test operator', origin: TEST_OPERATOR };
 
@@ -478,12 +504,7 @@ describe('console: ledger, audit trail, credit notes, webhook endpoints and deli
 describe('console: operators’ partners, failing deliveries and payments (the admin tool’s use cases)', () => {
   it('lists partners and shows one with its groups and failed deliveries', async () => {
     const svc = testServices();
-    const endpoint = await createEndpoint(
-      svc,
-      { kind: 'partner', partnerId: b.group.partnerId, channelId: 'test-channel', keyId: 'k', keyPrefix: 'p' },
-      { url: `http://127.0.0.1:9/failing-${randomUUID().slice(0, 6)}` },
-      TEST_OPERATOR,
-    );
+    const endpoint = await endpointOf(b, 'failing');
     const at = new Date().toISOString();
     await svc.deliveries.createAll([
       {
@@ -717,9 +738,9 @@ describe('console: operators’ billing runs, invoice voids and credit notes (th
 
   it('keeps the billing and invoice pages from partners’ people (404) and signed-out visitors (sign-in)', async () => {
     const g = creditable.group.agentGroupId;
-    const admin = await signIn(partner(creditable, 'admin'));
+    const admin = outsider(await signIn(partner(creditable, 'admin')));
     const csrf = ConsoleBrowser.csrfOf(await admin.get('/console/home'));
-    const visitor = browser();
+    const visitor = outsider(browser());
     for (const path of [
       '/console/operator/billing',
       `/console/operator/billing/runs/${randomUUID()}`,
@@ -733,6 +754,7 @@ describe('console: operators’ billing runs, invoice voids and credit notes (th
       '/console/operator/billing/run',
       `/console/operator/groups/${g}/invoices/bill`,
       `/console/operator/groups/${g}/invoices/${creditable.invoiceId}/void`,
+      `/console/operator/groups/${g}/invoices/${creditable.invoiceId}/credit-note`,
     ]) {
       expect((await admin.post(path, { reason: '1', csrf })).statusCode, path).toBe(404);
       expect((await visitor.post(path, { reason: '1' })).headers.Location, path).toBe('/console/sign-in');
@@ -783,9 +805,9 @@ describe('console: the operators’ audit trail search (as the admin tool’s au
   });
 
   it('is an operator’s page: 404 to partners’ people, the sign-in page to a signed-out visitor', async () => {
-    const admin = await signIn(partner(a, 'admin'));
+    const admin = outsider(await signIn(partner(a, 'admin')));
     expect((await admin.get(`/console/operator/audit?group=${b.group.agentGroupId}`)).statusCode).toBe(404);
-    expect((await browser().get('/console/operator/audit')).headers.Location).toBe('/console/sign-in');
+    expect((await outsider(browser()).get('/console/operator/audit')).headers.Location).toBe('/console/sign-in');
   });
 });
 
@@ -825,7 +847,7 @@ describe('console: a partner’s test clock on sandbox stages (the API’s test-
     expect(refused.statusCode).toBe(409);
     expect(refused.text).toContain('ahead of real time');
 
-    const otherDeveloper = await signIn(access(other, 'developer'));
+    const otherDeveloper = outsider(await signIn(access(other, 'developer')));
     const otherCsrf = ConsoleBrowser.csrfOf(await otherDeveloper.get('/console/test-clocks'));
     expect((await otherDeveloper.post(`/console/test-clocks/${clock.id}/advance`, { to: ist, csrf: otherCsrf })).statusCode).toBe(404);
     expect((await otherDeveloper.post(`/console/test-clocks/${clock.id}/delete`, { csrf: otherCsrf })).statusCode).toBe(404);
@@ -834,7 +856,7 @@ describe('console: a partner’s test clock on sandbox stages (the API’s test-
     const deleted = await otherDeveloper.post(`/console/test-clocks/${otherClock.id}/delete`, { csrf: otherCsrf });
     expect(deleted.text).toContain('your account is on real time');
     expect(await testServices().testClocks.get(other.agentGroupId)).toBeUndefined();
-    expect((await (await signIn(access(g, 'finance'))).get('/console/test-clocks')).statusCode).toBe(403);
+    expect((await outsider(await signIn(access(g, 'finance'))).get('/console/test-clocks')).statusCode).toBe(403);
   });
 
   it('is not there off sandbox stages: the page answers as a missing one and the navigation does not offer it', async () => {
@@ -900,7 +922,7 @@ describe('npm start: the demo people', () => {
 
 describe('console tenancy and roles: one account’s people reach nothing of another’s', () => {
   it('answers every console route for another account’s resources as for missing ones, and lists none of them', async () => {
-    const admin = await signIn(partner(a, 'admin'));
+    const admin = outsider(await signIn(partner(a, 'admin')));
     const home = await admin.get('/console/home');
     const csrf = ConsoleBrowser.csrfOf(home);
     const missing = randomUUID();
@@ -953,7 +975,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
   });
 
   it('keeps each role to its screens, and an operator off the partner screens', async () => {
-    const developer = await signIn(partner(a, 'developer'));
+    const developer = outsider(await signIn(partner(a, 'developer')));
     for (const path of [
       '/console/invoices',
       `/console/invoices/${a.invoiceId}/pdf`,
@@ -968,7 +990,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
     }
     expect((await developer.get('/console/audit')).statusCode).toBe(200);
     expect((await developer.get('/console/home')).text).not.toContain('<h2>Due</h2>');
-    const finance = await signIn(partner(a, 'finance'));
+    const finance = outsider(await signIn(partner(a, 'finance')));
     expect((await finance.get('/console/team')).statusCode).toBe(403);
     const financeHome = await finance.get('/console/home');
     for (const [path, form] of [
@@ -983,10 +1005,11 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
     for (const path of ['/console/webhooks', `/console/webhooks/${randomUUID()}/deliveries`, '/console/keys', '/console/partner-keys'])
       expect((await finance.get(path)).statusCode, path).toBe(403);
     expect((await finance.get('/console/partner-audit')).statusCode).toBe(200);
-    const ops = await signIn({ kind: 'operator', role: 'operator' });
+    const ops = outsider(await signIn({ kind: 'operator', role: 'operator' }));
     for (const path of [
       '/console/home',
       '/console/invoices',
+      '/console/bookings',
       `/console/bookings/${a.bookingId}`,
       '/console/ledger',
       '/console/audit',
@@ -998,7 +1021,7 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
   });
 
   it('sends a signed-out visitor of every page to the sign-in page', async () => {
-    const visitor = browser();
+    const visitor = outsider(browser());
     for (const path of [
       '/console',
       '/console/home',
@@ -1041,5 +1064,97 @@ describe('console tenancy and roles: one account’s people reach nothing of ano
     const malformed = await visitor.post('/console/sign-in', { email: 'not-an-address' });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.text).toContain('email must be an e-mail address');
+  });
+
+  it('refuses the other routes to another account’s people, a role without the screen and partners on operator pages, changing nothing', async () => {
+    const svc = testServices();
+    const theirs = await endpointOf(b, 'theirs');
+    const endpointBefore = await svc.webhooks.get(b.group.partnerId, theirs.id);
+    const developer = outsider(await signIn(partner(a, 'developer')));
+    const csrf = ConsoleBrowser.csrfOf(await developer.get('/console/webhooks'));
+    const missing = randomUUID();
+    for (const path of [`/console/webhooks/${theirs.id}/edit`, `/console/webhooks/${theirs.id}/deliveries`]) {
+      const [their, none] = [await developer.get(path), await developer.get(path.replace(theirs.id, missing))];
+      expect([their.statusCode, their.text], path).toEqual([404, none.text]);
+    }
+    for (const [path, form] of [
+      [`/console/webhooks/${theirs.id}/rotate-secret`, {}],
+      [`/console/webhooks/${theirs.id}/edit`, { url: 'http://127.0.0.1:9/taken-over' }],
+    ] as const) {
+      const [their, none] = [await developer.post(path, { ...form, csrf }), await developer.post(path.replace(theirs.id, missing), { ...form, csrf })];
+      expect([their.statusCode, their.text], path).toEqual([404, none.text]);
+    }
+    expect(await svc.webhooks.get(b.group.partnerId, theirs.id)).toEqual(endpointBefore);
+
+    const contactsBefore = await svc.financeContacts.get(a.group.agentGroupId);
+    for (const path of [
+      '/console/contacts/add',
+      `/console/contacts/${encodeURIComponent('ap@agency.example.in')}/update`,
+      `/console/contacts/${encodeURIComponent('ap@agency.example.in')}/remove`,
+    ])
+      expect((await developer.post(path, { email: 'ap@agency.example.in', csrf })).statusCode, path).toBe(403);
+    expect(await svc.financeContacts.get(a.group.agentGroupId)).toEqual(contactsBefore);
+
+    const finance = outsider(await signIn(partner(a, 'finance')));
+    const financeCsrf = ConsoleBrowser.csrfOf(await finance.get('/console/home'));
+    const invitee = `invitee-${randomUUID().slice(0, 8)}@agency.example.in`;
+    for (const path of ['/console/keys/issue', `/console/partner-keys/${randomUUID()}/replace`, '/console/team/invite', '/console/test-clocks/create']) {
+      const refused = await finance.post(path, { email: invitee, role: 'admin', csrf: financeCsrf });
+      expect(refused.statusCode, path).toBe(403);
+      expect(refused.text, path).not.toContain('shown once');
+    }
+    expect((await finance.get('/console/test-scenarios')).statusCode).toBe(403);
+    expect(await inbox().forRecipient(invitee)).toEqual([]);
+    expect(await svc.testClocks.get(a.group.agentGroupId)).toBeUndefined();
+
+    const admin = outsider(await signIn(partner(a, 'admin')));
+    const adminCsrf = ConsoleBrowser.csrfOf(await admin.get('/console/home'));
+    const groupBefore = await svc.tenants.getAgentGroup(b.group.agentGroupId);
+    for (const path of ['/console/operator/payments', '/console/operator/channex']) expect((await admin.get(path)).statusCode, path).toBe(404);
+    const g = b.group.agentGroupId;
+    for (const [path, form] of [
+      [`/console/operator/groups/${g}/limit`, { creditLimit: '1' }],
+      ['/console/operator/partners/create', { name: 'Taken over' }],
+      [`/console/operator/partners/${b.group.partnerId}/groups`, { name: 'Taken over' }],
+      [`/console/operator/groups/${g}/terms`, { paymentTermsDays: '1' }],
+      [`/console/operator/groups/${g}/gstin`, { gstin: '' }],
+      [`/console/operator/groups/${g}/bill-to`, { legalName: 'Taken over' }],
+      [`/console/operator/groups/${g}/distribution`, { mode: 'none' }],
+      ['/console/operator/payments/reconcile', {}],
+    ] as const)
+      expect((await admin.post(path, { ...form, csrf: adminCsrf })).statusCode, path).toBe(404);
+    expect(await svc.tenants.getAgentGroup(g)).toEqual(groupBefore);
+  });
+
+  it('has refused every console route to someone who must not reach it: a new route needs its check above', () => {
+    const routes = CONSOLE_ROUTE_PATTERNS.map(([method, source]) => ({ method, pattern: new RegExp(source) }));
+    // Routes with no account's resource behind them, answered alike to every visitor or only about the person themself.
+    const needsNoTenancyCheck: readonly (readonly [string, string])[] = [
+      ['GET', '/console/assets/console.css'], // the console's stylesheet, the same for everyone
+      ['GET', '/console/assets/passkeys.js'], // the passkey ceremony's script, the same for everyone
+      ['GET', '/console/sign-in'], // sign-in is for people not yet signed in
+      ['POST', '/console/sign-in'], // answers alike for every address (checked above)
+      ['GET', '/console/sign-in/link'], // a page with a button carrying the e-mailed token
+      ['POST', '/console/sign-in/link'], // redeems the e-mailed token: the token is the credential
+      ['POST', '/console/sign-in/passkey/options'], // a challenge for anyone about to sign in
+      ['POST', '/console/sign-in/passkey'], // the passkey is the credential
+      ['POST', '/console/sign-out'], // ends the caller's own session
+      ['POST', '/console/sign-out-everywhere'], // ends the caller's own sessions
+      ['GET', '/console/account/passkeys'], // the caller's own passkeys
+      ['POST', '/console/account/passkeys/options'], // a challenge to register a passkey of the caller's own
+      ['POST', '/console/account/passkeys'], // registers a passkey of the caller's own
+      // Removing another person's passkey is a 404 in console-passkeys.test.ts: it needs a registered passkey (a virtual authenticator).
+      ['POST', '/console/account/passkeys/some-credential/remove'],
+    ];
+    const allowed = ({ method, pattern }: { method: string; pattern: RegExp }) => needsNoTenancyCheck.some(([m, path]) => m === method && pattern.test(path));
+    for (const [method, path] of needsNoTenancyCheck)
+      expect(
+        routes.filter((r) => r.method === method && r.pattern.test(path)),
+        `${method} ${path} is one route`,
+      ).toHaveLength(1);
+    const unrefused = routes
+      .filter((route) => !allowed(route) && !refusals.some((r) => r.refused && r.method === route.method && route.pattern.test(r.path)))
+      .map(({ method, pattern }) => `${method} ${pattern.source}`);
+    expect(unrefused).toEqual([]);
   });
 });
