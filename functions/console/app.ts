@@ -416,7 +416,11 @@ const invoices = partnerPage('invoices', async (_deps, _req, ctx) => {
     .map(
       (i) => html`<tr><td>${i.invoiceNumber}</td><td>${i.issueDate ? indiaDate(i.issueDate) : ''}</td><td>${i.dueDate ? indiaDate(i.dueDate) : ''}</td>
 <td>${i.status}${i.overdueSince ? html` <strong>(overdue)</strong>` : ''}</td><td class="num">${rupeesMoney(i.total)}</td><td class="num">${rupeesMoney(i.amountDue)}</td>
-<td>${pdfLink(i)}</td></tr>`,
+<td>${pdfLink(i)}</td><td>${
+        i.payLink
+          ? html`<a href="${i.payLink.url}" rel="noopener noreferrer">Pay ${rupeesMoney(i.payLink.amount)}<span class="skip"> of ${i.invoiceNumber}</span></a>`
+          : ''
+      }</td></tr>`,
     );
   const numberOf = new Map(list.data.map((i) => [i.id, i.invoiceNumber]));
   const notes = list.data
@@ -428,6 +432,11 @@ const invoices = partnerPage('invoices', async (_deps, _req, ctx) => {
   const body = html`<h2>What is due</h2>
 <dl class="figures">${figure('Outstanding', rupeesMoney(list.outstanding))}${figure('Oldest due date', list.oldestDueDate ? indiaDate(list.oldestDueDate) : '—')}</dl>
 ${
+  list.data.some((i) => i.payLink)
+    ? html`<p>Pay an invoice online by its "Pay" link below (card, UPI or netbanking, for exactly what it owes now: the link e-mailed with it), or by bank transfer.</p>`
+    : ''
+}
+${
   payTo
     ? html`<h2>Pay by bank transfer</h2><dl class="figures">${figure('Beneficiary', payTo.beneficiaryName)}${figure('Account number', payTo.accountNumber)}${figure('IFSC', payTo.ifsc)}${figure('Bank', payTo.bankName)}</dl>
 <p>Quote the invoice number as the transfer's reference.</p>`
@@ -436,7 +445,7 @@ ${
 <h2>Invoices</h2>
 ${
   rows.length
-    ? html`<div class="table-wrap"><table><caption class="skip">Invoices</caption><thead><tr><th scope="col">Number</th><th scope="col">Issued</th><th scope="col">Due</th><th scope="col">Status</th><th scope="col" class="num">Total</th><th scope="col" class="num">Due now</th><th scope="col">Document</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    ? html`<div class="table-wrap"><table><caption class="skip">Invoices</caption><thead><tr><th scope="col">Number</th><th scope="col">Issued</th><th scope="col">Due</th><th scope="col">Status</th><th scope="col" class="num">Total</th><th scope="col" class="num">Due now</th><th scope="col">Document</th><th scope="col">Pay online</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : html`<p>No invoice issued yet.</p>`
 }
 <h2>Credit notes</h2>

@@ -23,7 +23,7 @@ import { DEMO_PEOPLE, loadDemoPeople } from '../../scripts/demo-people.ts';
 import { indiaDate } from '../../functions/console/format.ts';
 import { newAgentGroup, principalOf, stack, testServices, type GroupFixture } from '../support/stack.ts';
 import { getStatement } from '../../domain/ledger/read-ledger.ts';
-import { formatIndianGrouping } from '../../domain/money.ts';
+import { formatIndianGrouping, formatInr } from '../../domain/money.ts';
 import { pdfText } from '../support/pdf-scan.ts';
 
 /** The SES emulator the tier's setup runs: the sign-in links arrive there, as they would in a person's inbox. */
@@ -386,6 +386,37 @@ describe('console: ledger, audit trail, credit notes, webhook endpoints and deli
     expect(trail.text).toContain('person.invited');
     expect(trail.text).toMatch(/person:[0-9a-f-]{36} \(person\)/);
     expect((await finance.get('/console/audit?from=yesterday')).statusCode).toBe(400);
+  });
+
+  it('offers an invoice’s pay link while it collects exactly what is owed, and none once it does not', async () => {
+    const world = await seedInvoiceWorld();
+    const c = await account(world.channelId, world.registered, '2027-03-02', '2027-03-03');
+    const svc = testServices();
+    const issued = (await svc.invoices.get(c.group.agentGroupId, c.invoiceId))!;
+    const owed = issued.total - (issued.amountPaid ?? 0) - (issued.creditedAmount ?? 0);
+    const link = { linkId: `plink_${randomUUID().slice(0, 8)}`, url: 'https://rzp.io/i/console-test', amount: owed, seq: 1 };
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    expect(await svc.payLinks.setPayLink(c.group.agentGroupId, c.invoiceId, { ...link, expiresAt }, null, new Date().toISOString())).toBe(true);
+    const finance = await signIn(partner(c, 'finance'));
+
+    const page = await finance.get('/console/invoices');
+
+    expect(page.text).toContain(
+      `<a href="https://rzp.io/i/console-test" rel="noopener noreferrer">Pay ${formatInr(owed)}<span class="skip"> of ${c.invoiceNumber}</span></a>`,
+    );
+    expect(page.text).toContain('Pay an invoice online by its "Pay" link');
+    // A link for another amount (a payment or credit note moved what is owed) is not offered: only the bank transfer is.
+    await svc.payLinks.setPayLink(
+      c.group.agentGroupId,
+      c.invoiceId,
+      { ...link, linkId: `${link.linkId}b`, amount: owed - 100, seq: 2, expiresAt },
+      link.linkId,
+      new Date().toISOString(),
+    );
+    const moved = await finance.get('/console/invoices');
+    expect(moved.text).not.toContain('rzp.io');
+    expect(moved.text).not.toContain('Pay an invoice online');
+    expect(moved.text).toContain('<h2>Pay by bank transfer</h2>');
   });
 
   it('lists a credit note apart from the invoices, against its invoice, with its PDF', async () => {
