@@ -108,12 +108,12 @@ export const handler = endpoint(gatewayNotificationRoute, async ({ event, servic
         previous: outcome.previous,
       });
     const body = { event: notice.event, paymentId, invoiceId: outcome.dispute.invoiceId, refundId: null, disputeId };
+    // A lost dispute is new for the one delivery that gave the money back: of racing copies, one may record the state and
+    // another give back (every lost delivery finishes a half-done one), and only the giving back happens once.
+    const isNew = notice.dispute.status === 'lost' ? outcome.givenBack : outcome.applied;
     return {
       status: 200,
-      body:
-        outcome.applied || outcome.givenBack
-          ? { outcome: 'DISPUTED' as const, ...body, duplicate: false }
-          : { outcome: 'DUPLICATE' as const, ...body, duplicate: true },
+      body: isNew ? { outcome: 'DISPUTED' as const, ...body, duplicate: false } : { outcome: 'DUPLICATE' as const, ...body, duplicate: true },
     };
   }
   if (notice.kind === 'refund') {
