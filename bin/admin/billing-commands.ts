@@ -1,6 +1,5 @@
-import { billingRequestOf, withBillingLock } from '../../domain/invoicing/request-billing-run.ts';
+import { runBillingAsOperator } from '../../domain/invoicing/request-billing-run.ts';
 import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
-import { runBilling } from '../../domain/invoicing/run-billing.ts';
 import { abandonDraft, rerenderPdf } from '../../domain/invoicing/manage-invoices.ts';
 import { reissuePastWindow } from '../../domain/invoicing/reissue-past-window.ts';
 import { eInvoiceStatus, reconcileEInvoice } from '../../domain/invoicing/register-e-invoice.ts';
@@ -164,8 +163,7 @@ export const billingRun: CommandSpec = {
     if (!group) throw new NotFoundError('Agent group');
     const from = args.text('from');
     const to = args.text('to');
-    const request = billingRequestOf({ ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) }, group, d.clock.now(), 'ADMIN');
-    const result = await withBillingLock(d, groupId, () => runBilling(d, group, request, ctx.origin()));
+    const result = await runBillingAsOperator(d, group, { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) }, ctx.origin());
     ctx.out.result({ runId: result.runId, ...billingRunView(result), draftsLeft: result.draftsLeft }, () => [runLine(result)]);
   },
 };

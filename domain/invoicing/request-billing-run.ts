@@ -159,6 +159,16 @@ export async function continueBillingRun(
   return withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, systemOrigin('billing-continuation', job.runId)));
 }
 
+/**
+ * An operator's run for one group (the admin tool's `billing run --group`, the console's "Bill now"):
+ * the period asked for (its last closed one by default) on the group's own clock, without the
+ * partner throttle, under the group's billing lock (429 while another run holds it).
+ */
+export function runBillingAsOperator(deps: BillingDeps, group: AgentGroup, cmd: BillingRunCommand, origin: AuditOrigin): Promise<BillingRunResult> {
+  const request = billingRequestOf(cmd, group, deps.clock.now(), 'ADMIN');
+  return withBillingLock(deps, group.agentGroupId, () => runBilling(deps, group, request, origin));
+}
+
 /** Runs `work` holding the group's billing lock; refused with 429 while another run holds it. */
 export async function withBillingLock<T>(
   deps: Pick<BillingDeps, 'billingControl' | 'clock' | 'ids'>,

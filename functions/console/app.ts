@@ -18,8 +18,7 @@ import {
 import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../../domain/errors.ts';
 import { invoicePdf } from '../../domain/invoicing/invoice-pdf.ts';
 import { listInvoices } from '../../domain/invoicing/read-invoices.ts';
-import { billingRequestOf, withBillingLock } from '../../domain/invoicing/request-billing-run.ts';
-import { runBilling } from '../../domain/invoicing/run-billing.ts';
+import { runBillingAsOperator } from '../../domain/invoicing/request-billing-run.ts';
 import { CSV_MEDIA_TYPE, statementCsv } from '../../domain/ledger/ledger-csv.ts';
 import { getStatement } from '../../domain/ledger/read-ledger.ts';
 import { PDF_MEDIA_TYPE, statementFileName, statementPdf } from '../../domain/ledger/statement-file.ts';
@@ -1102,11 +1101,17 @@ const startBillingRun = operatorPage('run-billing', async (deps, _req, ctx) => {
 const groupInvoicesPath = (agentGroupId: string) => `/console/operator/groups/${encodeURIComponent(agentGroupId)}/invoices`;
 const operatorInvoicePath = (agentGroupId: string, invoiceId: string) => `${groupInvoicesPath(agentGroupId)}/${encodeURIComponent(invoiceId)}`;
 
-const groupInvoices = operatorPage('group-invoices', async (deps, _req, ctx, match) => groupInvoicesPage(deps, ctx, decodeURIComponent(match[1]!)));
-
-async function groupInvoicesPage(deps: ConsoleAppDeps, ctx: Signed, agentGroupId: string, notice?: Html): Promise<HttpResult> {
-  const group = await deps.svc.tenants.getAgentGroup(agentGroupId);
+/** The operator's group by the path's id; a missing one is the page's 404. */
+async function operatorGroup(deps: ConsoleAppDeps, match: RegExpMatchArray): Promise<AgentGroup> {
+  const group = await deps.svc.tenants.getAgentGroup(decodeURIComponent(match[1]!));
   if (!group) throw new NotFoundError('Agent group');
+  return group;
+}
+
+const groupInvoices = operatorPage('group-invoices', async (deps, _req, ctx, match) => groupInvoicesPage(deps, ctx, await operatorGroup(deps, match)));
+
+async function groupInvoicesPage(deps: ConsoleAppDeps, ctx: Signed, group: AgentGroup, notice?: Html): Promise<HttpResult> {
+  const { agentGroupId } = group;
   // The admin tool's `invoices list`: the open ones (DRAFTs with their last error, issued with a step left), then the latest issued.
   const store = deps.svc.invoices;
   const [open, issued] = await Promise.all([store.openInvoices(agentGroupId), store.list(agentGroupId, { statuses: ['ISSUED', 'PAID'], limit: 50 })]);
@@ -1130,17 +1135,14 @@ ${postForm(ctx.viewer, `${groupInvoicesPath(agentGroupId)}/bill`, html`<button t
 }
 
 const billGroupNow = operatorPage('run-billing', async (deps, _req, ctx, match) => {
-  const agentGroupId = decodeURIComponent(match[1]!);
-  const group = await deps.svc.tenants.getAgentGroup(agentGroupId);
-  if (!group) throw new NotFoundError('Agent group');
-  // The admin tool's `billing run --group`: the same engine under the group's billing lock (a run in progress is a 429), audited under the person.
-  const d = billingDeps(await groupServices(deps.svc, agentGroupId), deps.renderer);
-  const result = await withBillingLock(d, agentGroupId, () => runBilling(d, group, billingRequestOf({}, group, d.clock.now(), 'ADMIN'), ctx.origin));
+  const group = await operatorGroup(deps, match);
+  // The admin tool's `billing run --group`, audited under the person.
+  const result = await runBillingAsOperator(billingDeps(await groupServices(deps.svc, group.agentGroupId), deps.renderer), group, {}, ctx.origin);
   const issued = result.invoiceIds.length;
   return groupInvoicesPage(
     deps,
     ctx,
-    agentGroupId,
+    group,
     html`<p class="notice" role="status">Billed ${indiaDate(result.periodFrom)} to ${indiaDate(result.periodTo)}: ${issued === 0 ? 'nothing new to invoice' : `${issued} invoice${issued === 1 ? '' : 's'}`}${result.draftsLeft ? `, ${result.draftsLeft} left as drafts (see their last error)` : ''}.</p>`,
   );
 });
