@@ -50,7 +50,7 @@ export type Capability =
   | 'correct-invoices'
   | 'audit-search'
   | 'test-clocks'
-  | 'sandbox-scenarios'
+  | 'sandbox-header'
   | 'distribution'
   | 'gateway-payments'
   | 'create-partner'
@@ -72,12 +72,12 @@ const PARTNER_CAN: Readonly<Record<PartnerRole, readonly Capability[]>> = {
     'keys',
     'partner-keys',
     'test-clocks',
-    'sandbox-scenarios',
+    'sandbox-header',
     'team',
     'contacts',
   ],
   finance: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'partner-audit', 'contacts'],
-  developer: ['home', 'bookings', 'audit', 'partner-audit', 'webhooks', 'keys', 'partner-keys', 'test-clocks', 'sandbox-scenarios'],
+  developer: ['home', 'bookings', 'audit', 'partner-audit', 'webhooks', 'keys', 'partner-keys', 'test-clocks', 'sandbox-header'],
   viewer: ['home', 'bookings', 'invoices', 'statement', 'ledger', 'audit', 'partner-audit'],
 };
 

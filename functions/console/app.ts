@@ -1495,7 +1495,7 @@ const ROUTES: readonly [string, RegExp, Handler][] = [
   ['POST', /^\/console\/test-clocks\/create$/, newTestClockForm],
   ['POST', /^\/console\/test-clocks\/([^/]+)\/advance$/, advanceClock],
   ['POST', /^\/console\/test-clocks\/([^/]+)\/delete$/, removeClock],
-  ['GET', /^\/console\/test-scenarios$/, partnerPage('sandbox-scenarios', sandboxScenariosPage)],
+  ['GET', /^\/console\/test-scenarios$/, partnerPage('sandbox-header', sandboxScenariosPage)],
   ['GET', /^\/console\/team$/, team],
   ['POST', /^\/console\/team\/invite$/, invite],
   ['GET', /^\/console\/contacts$/, contacts],

@@ -22,12 +22,12 @@ const PARTNER_NAV: readonly [string, string, string][] = [
   ['keys', '/console/keys', 'API keys'],
   ['partner-keys', '/console/partner-keys', 'Partner API keys'],
   ['test-clocks', '/console/test-clocks', 'Test clock'],
-  ['sandbox-scenarios', '/console/test-scenarios', 'Test scenarios'],
+  ['sandbox-header', '/console/test-scenarios', 'Test scenarios'],
   ['team', '/console/team', 'Team'],
   ['contacts', '/console/contacts', 'Finance contacts'],
 ];
 /** Screens of sandbox stages only: elsewhere their pages answer 404 and the navigation leaves them out. */
-const SANDBOX_SECTIONS = new Set(['test-clocks', 'sandbox-scenarios']);
+const SANDBOX_SECTIONS = new Set(['test-clocks', 'sandbox-header']);
 const OPERATOR_NAV: readonly [string, string, string][] = [
   ['groups', '/console/operator/groups', 'Groups'],
   ['partners', '/console/operator/partners', 'Partners'],

@@ -101,6 +101,6 @@ ${values.map(
 )}`;
   return htmlResult(
     200,
-    page('Test scenarios', body, ctx.viewer, (section) => can(ctx.person.access, section as Capability), 'sandbox-scenarios'),
+    page('Test scenarios', body, ctx.viewer, (section) => can(ctx.person.access, section as Capability), 'sandbox-header'),
   );
 }
