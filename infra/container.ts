@@ -6,7 +6,7 @@
  */
 export * from './compose/core.ts';
 export { billingDeps } from './compose/billing.ts';
-export { bookingDeps, guestErasureDeps, orderDeps, type BookingDeps } from './compose/bookings.ts';
+export { amendingDeps, bookingDeps, guestErasureDeps, orderDeps, type BookingDeps } from './compose/bookings.ts';
 export { syncDeps } from './compose/catalogue.ts';
 export { channexDeps } from './compose/channel-manager.ts';
 export { consoleDeps } from './compose/console.ts';

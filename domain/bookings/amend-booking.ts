@@ -336,7 +336,6 @@ export async function applyAmendment(
     after: e.after,
     money: e.money,
     warnings: e.pricing?.warnings ?? [],
-    ...(cmd.scenario && { scenario: cmd.scenario }),
     callbackUrl: booking.callbackUrl,
     adjustmentEntryId: deps.derivedId(`${booking.bookingRef}:amendment:${amendmentId}:adjustment`),
     steps: NO_AMENDMENT_STEPS,
@@ -505,8 +504,6 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
       return outcome === 'done' ? { name: 'rows-rewritten', next, booking: nextBooking } : undefined;
     }
     case 'adjust': {
-      if (a.scenario === 'amendment-fails')
-        return compensate(deps, a, { reasonCode: 'AMENDMENT_FAILED', reason: 'Sandbox scenario amendment-fails: the step after the channel failed.' }, now);
       const booking = known ?? (await deps.bookings.get(g, bookingRef));
       if (!booking) throw new Error(`amendment ${a.amendmentId} names booking ${bookingRef}, which is missing`);
       const entry =
@@ -534,6 +531,7 @@ async function take(deps: AmendDeps, a: Amendment, action: ReturnType<typeof dec
       };
       const next = bump(a, { status: 'APPLIED', appliedAt: now, steps: { ...a.steps, adjusted: true }, nextCheckAt: a.callbackUrl ? now : null }, now);
       const outcome = await deps.amendments.adjust(a, next, booking, nextBooking, entry);
+      if (outcome.kind === 'failed') return compensate(deps, a, { reasonCode: 'AMENDMENT_FAILED', reason: outcome.reason }, now);
       if (outcome.kind === 'refused') {
         const d = outcome.decision;
         const reason =

@@ -18,8 +18,6 @@ export interface AmendmentCommand {
   readonly vas?: readonly VasSelection[];
   /** The booking's additional guests: [] clears, a non-empty list replaces. The primary guest never changes here. */
   readonly guests?: readonly Guest[];
-  /** Sandbox stages only: the one sandbox branch left in a use case (docs/decisions/sandbox.md). */
-  readonly scenario?: 'amendment-fails';
 }
 
 /** The contract's money breakdown of one side of a quote: stay − discount + meals + vas + tax = total. */
@@ -296,8 +294,6 @@ export interface Amendment {
   readonly after: StaySnapshot;
   readonly money: AmendmentMoney;
   readonly warnings: readonly string[];
-  /** Sandbox `amendment-fails` only, absent otherwise: the step after the channel fails (docs/decisions/sandbox.md). */
-  readonly scenario?: 'amendment-fails';
   readonly callbackUrl: string | null;
   /** The ADJUSTMENT's id, fixed up front so posting it twice is impossible. */
   readonly adjustmentEntryId: string;

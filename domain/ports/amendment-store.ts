@@ -18,7 +18,16 @@ export interface AmendmentLock {
 
 /** A write of the amendment with the booking: `moved` when either was no longer at the version read. */
 export type RowsOutcome = 'done' | 'moved' | 'oversold';
-export type AdjustOutcome = { readonly kind: 'done' | 'moved' } | { readonly kind: 'refused'; readonly decision: Extract<CreditDecision, { approved: false }> };
+/**
+ * `done`: written; `moved`: the amendment or the booking was no longer at the version read;
+ * `refused`: the credit gate said no to the increase; `failed`: the step after the channel could
+ * not be completed, nothing written (the amendment is compensated as AMENDMENT_FAILED with
+ * `reason`).
+ */
+export type AdjustOutcome =
+  | { readonly kind: 'done' | 'moved' }
+  | { readonly kind: 'refused'; readonly decision: Extract<CreditDecision, { approved: false }> }
+  | { readonly kind: 'failed'; readonly reason: string };
 
 /**
  * Amendments of bookings: each write is conditional on the amendment's version (and, where

@@ -1,12 +1,13 @@
-import type { AmendmentStore } from '../ports/amendment-store.ts';
+import type { AdjustOutcome, AmendmentStore } from '../ports/amendment-store.ts';
 import type { BookingStore } from '../ports/booking-store.ts';
 
 /**
- * Sandbox scenarios of the booking and amendment workflows (docs/sandbox.md). They act in the
- * property system, long after the request (a worker may look at a booking minutes later), so the
- * request records them with the simulated property system, keyed by the booking or the
- * amendment, and the simulator answers by them; the booking and amendment records and use cases
- * carry none (`amendment-fails` is the one exception, docs/decisions/sandbox.md).
+ * Sandbox scenarios of the booking and amendment workflows (docs/sandbox.md). They act long
+ * after the request (a worker may look at a booking minutes later, the sweeper may finish an
+ * amendment), so the request records them with the simulated property system, keyed by the
+ * booking or the amendment, and whoever acts answers by that record: the simulator for the
+ * channel's answers, the amendment store's `adjust` for `amendment-fails`. The booking and
+ * amendment records and use cases carry none (docs/decisions/sandbox.md).
  */
 export const BOOKING_SCENARIOS = ['booking-processing', 'booking-failed', 'booking-late'] as const;
 export type BookingScenario = (typeof BOOKING_SCENARIOS)[number];
@@ -14,16 +15,18 @@ export type BookingScenario = (typeof BOOKING_SCENARIOS)[number];
 export const AMENDMENT_SCENARIOS = ['amendment-refused', 'amendment-fails'] as const;
 export type AmendmentScenario = (typeof AMENDMENT_SCENARIOS)[number];
 
-/** The scenarios the simulated property system answers by. */
-export type ForcedScenario = BookingScenario | 'amendment-refused';
+/** The scenarios a request records for a booking or an amendment. */
+export type ForcedScenario = BookingScenario | AmendmentScenario;
 
 /**
- * Where a request records the scenario the simulated property system must follow for one
- * booking (its bookingRef) or one amendment (its amendmentId, the modification's key). Only
- * sandbox stages build one; the record expires on its own.
+ * Where a request records the scenario to follow for one booking (its bookingRef) or one
+ * amendment (its amendmentId, the modification's key). Only sandbox stages build one; the
+ * record expires on its own.
  */
 export interface SandboxScenarioBook {
   force(key: string, scenario: ForcedScenario): Promise<void>;
+  /** The scenario recorded under `key`, if any (read consistently: it was written by an earlier request). */
+  forced(key: string): Promise<ForcedScenario | undefined>;
 }
 
 /** `store` whose `method` first records `scenario` under the key its first argument names (the new record's id), then runs. */
@@ -67,26 +70,37 @@ export function withBookingScenario<D extends { readonly bookings: BookingStore 
   };
 }
 
+/** What `adjust` answers for an amendment recorded as `amendment-fails`: the step after the channel could not be completed. */
+export const AMENDMENT_FAILS: AdjustOutcome = { kind: 'failed', reason: 'Sandbox scenario amendment-fails: the step after the channel failed.' };
+
 /**
- * The dependencies of an amendment request asking for `amendment-refused`: the amendment store
- * records it under the amendment's id before the amendment is begun, and the simulator refuses
- * that modification. `amendment-fails` is not here: it acts after the channel, in the use case.
+ * The dependencies of an amendment's steps on a stage that allows sandbox scenarios: the
+ * amendment request (with the scenario its header asked for, if any) and the sweeper (none).
+ * The amendment store records `scenario` under the amendment's id before the amendment is
+ * begun, so a failed `begin` leaves an unused, expiring record: the simulator refuses the
+ * modification of an `amendment-refused` one. Its `adjust` answers `failed`, writing nothing,
+ * for an amendment recorded as `amendment-fails`, so the use case compensates it; that record
+ * is known without a read for the amendment these dependencies began, and read from the book
+ * for any other (a resend joining one in flight, the sweeper finishing one whose process died).
+ * Production stages never build this: their store never reads the book.
  */
 export function withAmendmentScenario<D extends { readonly amendments: AmendmentStore }>(
   deps: D,
   scenario: AmendmentScenario | undefined,
   book: () => SandboxScenarioBook,
 ): D {
-  if (scenario !== 'amendment-refused') return deps;
-  const a = deps.amendments;
-  return {
-    ...deps,
-    amendments: forcingFirst(
-      a,
-      a.begin,
-      'begin',
-      (amendment) => amendment.amendmentId,
-      (key) => book().force(key, scenario),
-    ),
-  };
+  const store = deps.amendments;
+  const begun = new Map<string, AmendmentScenario | undefined>();
+  const recorded = async (amendmentId: string) => (begun.has(amendmentId) ? begun.get(amendmentId) : book().forced(amendmentId));
+  const amendments: AmendmentStore = Object.assign(Object.create(store) as AmendmentStore, {
+    begin: async (...args: Parameters<AmendmentStore['begin']>) => {
+      const id = args[0].amendmentId;
+      if (scenario) await book().force(id, scenario);
+      begun.set(id, scenario);
+      return store.begin(...args);
+    },
+    adjust: async (...args: Parameters<AmendmentStore['adjust']>) =>
+      (await recorded(args[0].amendmentId)) === 'amendment-fails' ? AMENDMENT_FAILS : store.adjust(...args),
+  });
+  return { ...deps, amendments };
 }

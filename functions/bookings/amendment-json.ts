@@ -9,16 +9,10 @@ import { AMENDMENT_SCENARIO_VALUES } from '../contracts/amendments.ts';
 import { sandboxHeader } from '../http/sandbox-header.ts';
 import type { HttpEvent } from '../http/types.ts';
 
-/**
- * The validated body as the domain takes it; fields not sent stay absent (omitted = unchanged).
- * Of the scenarios only `amendment-fails` goes on the command (the one left in a use case);
- * `amendment-refused` is recorded with the simulator (withAmendmentScenario).
- */
-export const amendmentCommand = (body: AmendmentBody, scenario?: AmendmentScenario): AmendmentCommand => ({
-  ...body,
-  ...(scenario === 'amendment-fails' && { scenario }),
-});
+/** The validated body as the domain takes it; fields not sent stay absent (omitted = unchanged). */
+export const amendmentCommand = (body: AmendmentBody): AmendmentCommand => ({ ...body });
 
+/** The scenario an amendment request asks for (sandbox stages only), recorded in the scenario book by the store amendingDeps wraps. */
 export const amendmentScenarioOf = (event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): AmendmentScenario | undefined =>
   sandboxHeader(event, config, AMENDMENT_SCENARIO_VALUES);
 

@@ -1,6 +1,6 @@
 import { sweepAmendments } from '../../domain/bookings/amend-booking.ts';
 import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
-import { bookingDeps } from '../../infra/compose/bookings.ts';
+import { amendingDeps } from '../../infra/compose/bookings.ts';
 import { groupClocks, services } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 
@@ -12,7 +12,8 @@ import { logger } from '../../infra/logger.ts';
  */
 export const handler = async () => {
   const svc = services();
-  const deps = { ...bookingDeps(svc), groups: groupClocks(svc, bookingDeps) };
+  // amendingDeps: an amendment whose request asked for a sandbox scenario follows it here too.
+  const deps = { ...amendingDeps(svc), groups: groupClocks(svc, amendingDeps) };
   const [bookings, amendments] = await Promise.all([sweepBookings(deps), sweepAmendments(deps)]);
   logger.info('booking sweep', { ...bookings, amendmentsLooked: amendments.looked, amendmentsFailed: amendments.failed });
   return { ...bookings, amendments };

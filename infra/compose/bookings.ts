@@ -8,6 +8,7 @@ import type { CancelDeps } from '../../domain/bookings/cancel-booking.ts';
 import type { PlaceBookingDeps } from '../../domain/bookings/place-booking.ts';
 import type { GuestErasureDeps } from '../../domain/guests/erase-guest-data.ts';
 import type { OrderDeps } from '../../domain/orders/manage-orders.ts';
+import { withAmendmentScenario, type AmendmentScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import { sha256Hex } from '../crypto/api-keys.ts';
 import { derivedId } from '../crypto/derived-id.ts';
 import type { Services } from './core.ts';
@@ -57,4 +58,15 @@ export function bookingDeps(svc: Services): BookingDeps {
     sha256: sha256Hex,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   };
+}
+
+/**
+ * bookingDeps for whatever drives an amendment's steps: the amendment request (with the scenario
+ * its X-Test-Scenario asked for) and the sweeper. On stages that allow sandbox scenarios the
+ * amendment store follows the scenario book (withAmendmentScenario); production stages get
+ * bookingDeps as it is, whose store never reads the book.
+ */
+export function amendingDeps(svc: Services, scenario?: AmendmentScenario): BookingDeps {
+  const deps = bookingDeps(svc);
+  return svc.config.isSandbox ? withAmendmentScenario(deps, scenario, () => svc.scenarioBook) : deps;
 }

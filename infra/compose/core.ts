@@ -145,7 +145,7 @@ export interface Services {
   readonly bookings: BookingStore;
   readonly bookingQueue: BookingQueue;
   readonly propertySystem: PropertySystem;
-  /** Sandbox stages, when a request forces a booking or amendment scenario: the simulator records it (docs/sandbox.md). */
+  /** Sandbox stages: the simulator records the scenario a request forces for a booking or an amendment, and answers what was recorded (docs/sandbox.md). */
   readonly scenarioBook: SandboxScenarioBook;
   readonly bookingReads: BookingReads;
   readonly amendments: AmendmentStore;

@@ -202,7 +202,7 @@ export const grants = {
     statement: dynamo(['GetItem', 'BatchGetItem', 'UpdateItem'], tableArn, ['PROPERTY#*', 'SEARCH#*']),
   },
   simulatePropertySystem: {
-    why: "The property-system simulator: its reservations (SIMRES#), the sandbox scenarios forced per booking or amendment (SIMSCENARIO#, read in one BatchGet with the listing's behaviour) and each listing's behaviour (LISTING#<id>, SK SIMULATOR).",
+    why: "The property-system simulator: its reservations (SIMRES#), the sandbox scenarios forced per booking or amendment (SIMSCENARIO#, read in one BatchGet with the listing's behaviour, and alone by a sandbox amendment's money step) and each listing's behaviour (LISTING#<id>, SK SIMULATOR).",
     statement: dynamo(['GetItem', 'PutItem', 'UpdateItem'], tableArn, ['SIMRES#*', 'SIMSCENARIO#*']),
   },
   readSimulatorBehaviour: { statement: dynamo(['GetItem', 'BatchGetItem'], tableArn, ['LISTING#*', 'SIMSCENARIO#*']) },

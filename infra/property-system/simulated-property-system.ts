@@ -11,9 +11,10 @@ import { keys } from '../dynamo/keys.ts';
 import { TTL_ATTRIBUTE } from '../dynamo/table.ts';
 
 /**
- * How long a forced scenario is kept: it is read when the reservation is placed or the
- * modification asked, normally within the request that forced it, at the latest when the
- * sweeper finishes a workflow whose process died. A week leaves room for any of these.
+ * How long a forced scenario is kept: it is read when the reservation is placed, the
+ * modification asked or the amendment's charge adjusted, normally within the request that
+ * forced it, at the latest when the sweeper finishes a workflow whose process died. A week
+ * leaves room for any of these.
  */
 export const FORCED_SCENARIO_DAYS = 7;
 
@@ -177,6 +178,11 @@ export class SimulatedPropertySystem implements PropertySystem, SandboxScenarioB
     await this.db.send(
       new PutCommand({ TableName: this.table, Item: { ...keys.forcedScenario(key), entity: 'ForcedScenario', scenario, [TTL_ATTRIBUTE]: expiresAt } }),
     );
+  }
+
+  async forced(key: string): Promise<ForcedScenario | undefined> {
+    const out = await this.db.send(new GetCommand({ TableName: this.table, Key: keys.forcedScenario(key), ConsistentRead: true }));
+    return out.Item?.scenario as ForcedScenario | undefined;
   }
 
   /**

@@ -5,6 +5,7 @@ import { advanceAmendment, applyAmendment, quoteAmendment, sweepAmendments } fro
 import type { Amendment, AmendmentCommand, AmendmentStep } from '../../domain/bookings/amendment.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import { placeBooking } from '../../domain/bookings/place-booking.ts';
+import { withAmendmentScenario, type AmendmentScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import { ConflictError } from '../../domain/errors.ts';
 import { CreditDeniedError } from '../../domain/ledger/credit-errors.ts';
 import { createOrder } from '../../domain/orders/manage-orders.ts';
@@ -57,14 +58,19 @@ function dieAfter(step: AmendmentStep): (s: AmendmentStep) => void {
   };
 }
 
-function deps(overrides: Partial<BookingDeps> = {}): BookingDeps {
-  return {
-    ...bookingDeps(svc),
-    amendments: sweepingOnly(svc.amendments, () => ownGroups),
-    queue: { send: async () => undefined },
-    syncWaitMs: 0,
-    ...overrides,
-  };
+/** As amendingDeps builds them on this sandbox stage: with `scenario`, a request's X-Test-Scenario; without, any other driver (the sweeper). */
+function deps(overrides: Partial<BookingDeps> = {}, scenario?: AmendmentScenario): BookingDeps {
+  return withAmendmentScenario(
+    {
+      ...bookingDeps(svc),
+      amendments: sweepingOnly(svc.amendments, () => ownGroups),
+      queue: { send: async () => undefined },
+      syncWaitMs: 0,
+      ...overrides,
+    },
+    scenario,
+    () => svc.scenarioBook,
+  );
 }
 
 interface Tenant {
@@ -201,9 +207,7 @@ describe('Amendment workflow: crash between every pair of steps, then the sweepe
     const nights = [await units(world.instant, '2027-03-02'), await units(world.instant, '2027-03-03')];
 
     // act
-    await expect(applyExtension(booking, deps({ afterAmendmentStep: dieAfter(step) }), { ...EXTEND, scenario: 'amendment-fails' })).rejects.toThrow(
-      ProcessDied,
-    );
+    await expect(applyExtension(booking, deps({ afterAmendmentStep: dieAfter(step) }, 'amendment-fails'))).rejects.toThrow(ProcessDied);
     await sweep();
 
     // assess
@@ -229,7 +233,7 @@ describe('Amendment workflow: crash between every pair of steps, then the sweepe
     const t = await tenant();
     const booking = await confirmed(t);
     // act
-    const err = await applyExtension(booking, deps(), { ...EXTEND, scenario: 'amendment-fails' }).catch((e: unknown) => e);
+    const err = await applyExtension(booking, deps({}, 'amendment-fails')).catch((e: unknown) => e);
     // assess
     expect(err).toBeInstanceOf(ConflictError);
     expect(err).toMatchObject({ code: 'AMENDMENT_FAILED', details: { reasonCode: 'AMENDMENT_FAILED' } });

@@ -7,7 +7,7 @@ import { placeBooking } from '../../domain/bookings/place-booking.ts';
 import { createOrder } from '../../domain/orders/manage-orders.ts';
 import { importWorld } from '../../domain/world/import-world.ts';
 import type { WorldInput } from '../../domain/world/world-schema.ts';
-import { adminDeps, bookingDeps, groupServices, orderDeps, type Services } from '../../infra/container.ts';
+import { adminDeps, amendingDeps, bookingDeps, groupServices, orderDeps, type Services } from '../../infra/container.ts';
 import { fixtureWorld } from './catalogue-fixture.ts';
 import { GST_SLABS } from './order-world.ts';
 import { call, principalOf, testServices, uniqueId, type GroupFixture } from './stack.ts';
@@ -174,5 +174,5 @@ export async function cancelStay(group: GroupFixture, bookingId: string, svc: Se
  */
 export async function amendStay(group: GroupFixture, bookingId: string, cmd: AmendmentCommand, svc: Services = testServices()): Promise<AmendmentReply> {
   const own = await groupServices(svc, group.agentGroupId);
-  return applyAmendment(bookingDeps(own), principalOf(group), bookingId, cmd, testOrigin(group.keyId));
+  return applyAmendment(amendingDeps(own), principalOf(group), bookingId, cmd, testOrigin(group.keyId));
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applyAmendment, quoteAmendment } from '../../domain/bookings/amend-booking.ts';
-import type { AmendmentCommand } from '../../domain/bookings/amendment.ts';
+import { advanceAmendment, applyAmendment, quoteAmendment } from '../../domain/bookings/amend-booking.ts';
+import type { AmendmentCommand, AmendmentStep } from '../../domain/bookings/amendment.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import { placeBooking } from '../../domain/bookings/place-booking.ts';
 import { diffCatalogue, emptyStoredCatalogue } from '../../domain/catalogue/catalogue-diff.ts';
@@ -11,7 +11,7 @@ import { createOrder, type OrderDeps } from '../../domain/orders/manage-orders.t
 import { noMetrics } from '../../domain/ports/metrics.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { worldCatalogue } from '../../domain/world/world-catalogue.ts';
-import { withAmendmentScenario, withBookingScenario } from '../../domain/sandbox/workflow-scenarios.ts';
+import { withAmendmentScenario, withBookingScenario, type AmendmentScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import { parseWorldShape } from '../../domain/world/world-schema.ts';
 import type { BookingDeps } from '../../infra/container.ts';
 import { sha256Hex } from '../../infra/crypto/api-keys.ts';
@@ -106,7 +106,16 @@ async function confirmed(t: AgentGroupPrincipal, listingId = world.instant, nigh
 
 const adjustments = async (b: Booking) => (await ledger.audit(b.agentGroupId)).entries.filter((e) => e.type === 'ADJUSTMENT');
 const amendmentsOf = (b: Booking) => amendments.list(b.agentGroupId, b.bookingRef);
-const applyExtension = (t: AgentGroupPrincipal, b: Booking, cmd: AmendmentCommand = EXTEND) => applyAmendment(deps, t, b.bookingId!, cmd, testOrigin());
+const applyExtension = (t: AgentGroupPrincipal, b: Booking, cmd: AmendmentCommand = EXTEND, d: BookingDeps = deps) =>
+  applyAmendment(d, t, b.bookingId!, cmd, testOrigin());
+/** The extension as a sandbox request with X-Test-Scenario `scenario` makes it (the in-memory simulator is the book); its error. */
+const applyWithScenario = (t: AgentGroupPrincipal, b: Booking, scenario: AmendmentScenario, d: BookingDeps = deps) =>
+  applyExtension(
+    t,
+    b,
+    EXTEND,
+    withAmendmentScenario(d, scenario, () => propertySystem),
+  ).catch((e: unknown) => e);
 
 /** Units left on a night of a listing's first property. */
 async function units(listingId: string, date: string): Promise<number> {
@@ -279,13 +288,7 @@ describe('Sandbox scenarios at the edge: recorded with the simulator, never on t
     const booking = await confirmed(t);
 
     // act
-    const err = await applyAmendment(
-      withAmendmentScenario(deps, 'amendment-refused', () => propertySystem),
-      t,
-      booking.bookingId!,
-      EXTEND,
-      testOrigin(),
-    ).catch((e: unknown) => e);
+    const err = await applyWithScenario(t, booking, 'amendment-refused');
     const again = await applyExtension(t, booking);
 
     // assess
@@ -294,5 +297,60 @@ describe('Sandbox scenarios at the edge: recorded with the simulator, never on t
     expect(refused).toMatchObject({ status: 'REFUSED' });
     expect(refused).not.toHaveProperty('scenario');
     expect(again.amendment).toMatchObject({ status: 'APPLIED' });
+  });
+
+  it('amendment-fails: the channel accepts, then the adjust step fails and compensation restores everything; the record carries no scenario', async () => {
+    // prepare
+    const t = tenant();
+    const booking = await confirmed(t);
+    const nights = [await units(world.instant, '2027-03-02'), await units(world.instant, '2027-03-03')];
+
+    // act
+    const err = await applyWithScenario(t, booking, 'amendment-fails');
+
+    // assess
+    expect(err).toMatchObject({ code: 'AMENDMENT_FAILED', details: { reasonCode: 'AMENDMENT_FAILED' } });
+    const [failed] = await amendmentsOf(booking);
+    expect(failed).toMatchObject({
+      status: 'COMPENSATED',
+      failure: { reasonCode: 'AMENDMENT_FAILED', reason: 'Sandbox scenario amendment-fails: the step after the channel failed.' },
+      steps: { channelModified: true, rowsRewritten: true, adjusted: false, channelRestored: true, rowsRestored: true },
+    });
+    expect(failed).not.toHaveProperty('scenario');
+    expect(await bookings.get(t.agentGroupId, booking.bookingRef)).toMatchObject({ checkOut: booking.checkOut, chargedTotal: NIGHT_TOTAL, amendingId: null });
+    expect(await adjustments(booking)).toEqual([]);
+    expect([await units(world.instant, '2027-03-02'), await units(world.instant, '2027-03-03')]).toEqual(nights);
+    expect(propertySystem.reservationOf(booking.bookingRef)?.stay).toMatchObject({ checkIn: booking.checkIn, checkOut: booking.checkOut });
+  });
+
+  const dieAfterRows = (step: AmendmentStep) => {
+    if (step === 'rows-rewritten') throw new Error('process died after rows-rewritten');
+  };
+
+  it('amendment-fails survives its process: another driver without the header (the sweeper) reads it from the book at the adjust step', async () => {
+    // prepare: the request's process dies once the rows are rewritten
+    const t = tenant();
+    const booking = await confirmed(t);
+    const died = await applyWithScenario(t, booking, 'amendment-fails', { ...deps, afterAmendmentStep: dieAfterRows });
+    const [pending] = await amendmentsOf(booking);
+
+    // act
+    const finished = await advanceAmendment(
+      withAmendmentScenario(deps, undefined, () => propertySystem),
+      t.agentGroupId,
+      booking.bookingRef,
+      pending!.amendmentId,
+    );
+
+    // assess
+    expect(died).toEqual(new Error('process died after rows-rewritten'));
+    expect(pending).toMatchObject({ status: 'PENDING', steps: { rowsRewritten: true, adjusted: false } });
+    expect(finished).toMatchObject({
+      status: 'COMPENSATED',
+      failure: { reasonCode: 'AMENDMENT_FAILED' },
+      steps: { channelRestored: true, rowsRestored: true },
+    });
+    expect(await adjustments(booking)).toEqual([]);
+    expect(await bookings.get(t.agentGroupId, booking.bookingRef)).toMatchObject({ checkOut: booking.checkOut, chargedTotal: NIGHT_TOTAL, amendingId: null });
   });
 });

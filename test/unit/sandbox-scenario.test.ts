@@ -9,7 +9,13 @@ import type { Amendment } from '../../domain/bookings/amendment.ts';
 import type { Booking } from '../../domain/bookings/booking.ts';
 import type { AmendmentStore } from '../../domain/ports/amendment-store.ts';
 import type { BookingStore } from '../../domain/ports/booking-store.ts';
-import { withAmendmentScenario, withBookingScenario, type SandboxScenarioBook } from '../../domain/sandbox/workflow-scenarios.ts';
+import {
+  AMENDMENT_FAILS,
+  withAmendmentScenario,
+  withBookingScenario,
+  type ForcedScenario,
+  type SandboxScenarioBook,
+} from '../../domain/sandbox/workflow-scenarios.ts';
 import { amendmentCommand } from '../../functions/bookings/amendment-json.ts';
 import { bookingOf } from '../../infra/dynamo/entities/booking.ts';
 import { amendmentEntity } from '../../infra/dynamo/entities/amendment.ts';
@@ -83,10 +89,16 @@ describe('Function: scenarioResult', () => {
   });
 });
 
-/** A book and a store that write down what they are asked, in order. */
-function recorder() {
+/** A book that writes down what it is asked, in order, and answers `forced` from `recorded`. */
+function recorder(recorded: Record<string, ForcedScenario> = {}) {
   const calls: string[] = [];
-  const book: SandboxScenarioBook = { force: async (key, scenario) => void calls.push(`force ${key} ${scenario}`) };
+  const book: SandboxScenarioBook = {
+    force: async (key, scenario) => void calls.push(`force ${key} ${scenario}`),
+    forced: async (key) => {
+      calls.push(`forced ${key}`);
+      return recorded[key];
+    },
+  };
   return { calls, book };
 }
 
@@ -119,42 +131,111 @@ describe('Function: withBookingScenario', () => {
 });
 
 describe('Function: withAmendmentScenario', () => {
-  it("amendment-refused: records it under the amendment's id before the amendment is begun", async () => {
-    // prepare
-    const { calls, book } = recorder();
-    const amendments = {
+  /** A store whose begin and adjust write down their calls; adjust answers `done`. */
+  function store(calls: string[]): AmendmentStore {
+    return {
       begin: async (a: Amendment) => {
         calls.push(`begin ${a.amendmentId}`);
         return 'created' as const;
       },
+      adjust: async (a: Amendment) => {
+        calls.push(`adjust ${a.amendmentId}`);
+        return { kind: 'done' } as const;
+      },
+      get: async () => undefined,
     } as unknown as AmendmentStore;
+  }
+  const adjust = (s: AmendmentStore, amendmentId: string) => s.adjust({ amendmentId } as Amendment, {} as never, {} as never, {} as never, null);
+
+  it.each(['amendment-refused', 'amendment-fails'] as const)("%s: records it under the amendment's id before the amendment is begun", async (scenario) => {
+    // prepare
+    const { calls, book } = recorder();
 
     // act
-    const wrapped = withAmendmentScenario({ amendments }, 'amendment-refused', () => book);
+    const wrapped = withAmendmentScenario({ amendments: store(calls) }, scenario, () => book);
     const begun = await wrapped.amendments.begin({ amendmentId: 'am-1' } as Amendment, 1, {} as never);
 
     // assess
     expect(begun).toBe('created');
-    expect(calls).toEqual(['force am-1 amendment-refused', 'begin am-1']);
+    expect(calls).toEqual([`force am-1 ${scenario}`, 'begin am-1']);
   });
 
-  it.each([undefined, 'amendment-fails'] as const)('leaves the dependencies as they are for %s', (scenario) => {
-    const deps = { amendments: {} as AmendmentStore };
-    expect(withAmendmentScenario(deps, scenario, () => expect.unreachable('the book was built'))).toBe(deps);
+  it('amendment-fails: the adjust of the amendment it began fails, writing nothing, without reading the book', async () => {
+    // prepare
+    const { calls, book } = recorder();
+    const wrapped = withAmendmentScenario({ amendments: store(calls) }, 'amendment-fails', () => book);
+    await wrapped.amendments.begin({ amendmentId: 'am-1' } as Amendment, 1, {} as never);
+
+    // act
+    const outcome = await adjust(wrapped.amendments, 'am-1');
+
+    // assess
+    expect(outcome).toEqual({ kind: 'failed', reason: 'Sandbox scenario amendment-fails: the step after the channel failed.' });
+    expect(outcome).toBe(AMENDMENT_FAILS);
+    expect(calls).toEqual(['force am-1 amendment-fails', 'begin am-1']);
   });
 
-  it('puts only amendment-fails on the command (the one scenario left in a use case)', () => {
-    expect(amendmentCommand({ checkOut: '2027-03-04' }, 'amendment-fails')).toEqual({ checkOut: '2027-03-04', scenario: 'amendment-fails' });
-    expect(amendmentCommand({ checkOut: '2027-03-04' }, 'amendment-refused')).toEqual({ checkOut: '2027-03-04' });
+  it('without a scenario (the sweeper, a resend): an amendment begun elsewhere is adjusted as its recorded scenario says, others are adjusted as usual', async () => {
+    // prepare
+    const { calls, book } = recorder({ 'am-fails': 'amendment-fails', 'am-refused': 'amendment-refused' });
+    const wrapped = withAmendmentScenario({ amendments: store(calls) }, undefined, () => book);
+
+    // act
+    const outcomes = [
+      await adjust(wrapped.amendments, 'am-fails'),
+      await adjust(wrapped.amendments, 'am-refused'),
+      await adjust(wrapped.amendments, 'am-none'),
+    ];
+
+    // assess
+    expect(outcomes.map((o) => o.kind)).toEqual(['failed', 'done', 'done']);
+    expect(calls).toEqual(['forced am-fails', 'forced am-refused', 'adjust am-refused', 'forced am-none', 'adjust am-none']);
+  });
+
+  it('without a scenario, begins and adjusts its own amendment as usual and never builds the book', async () => {
+    // prepare
+    const calls: string[] = [];
+    const wrapped = withAmendmentScenario({ amendments: store(calls) }, undefined, () => expect.unreachable('the book was built'));
+
+    // act
+    await wrapped.amendments.begin({ amendmentId: 'am-1' } as Amendment, 1, {} as never);
+    const outcome = await adjust(wrapped.amendments, 'am-1');
+
+    // assess
+    expect(outcome).toEqual({ kind: 'done' });
+    expect(calls).toEqual(['begin am-1', 'adjust am-1']);
+    expect(await wrapped.amendments.get('g', 'ref', 'am-1')).toBeUndefined();
+  });
+
+  it('a begin that fails after recording leaves only the expiring record', async () => {
+    // prepare
+    const { calls, book } = recorder();
+    const amendments = Object.assign(store(calls), {
+      begin: async () => {
+        throw new Error('process died');
+      },
+    });
+
+    // act
+    const wrapped = withAmendmentScenario({ amendments }, 'amendment-fails', () => book);
+    const attempt = await wrapped.amendments.begin({ amendmentId: 'am-1' } as Amendment, 1, {} as never).catch((e: unknown) => e);
+
+    // assess
+    expect(attempt).toEqual(new Error('process died'));
+    expect(calls).toEqual(['force am-1 amendment-fails']);
+  });
+
+  it('puts no scenario on the command', () => {
+    expect(amendmentCommand({ checkOut: '2027-03-04' })).toEqual({ checkOut: '2027-03-04' });
   });
 });
 
 describe('Records stored with a scenario before it moved to the simulator', () => {
-  it('read without it: a booking never, an amendment only as amendment-fails', () => {
+  it('read without it, a booking or an amendment', () => {
     const keys = { PK: 'GROUP#g', SK: 'X', entity: 'E' };
     expect(bookingOf({ ...keys, bookingRef: 'r', scenario: 'booking-late' })).not.toHaveProperty('scenario');
     expect(amendmentEntity.fromItem({ ...keys, amendmentId: 'a', scenario: null })).toEqual({ amendmentId: 'a' });
     expect(amendmentEntity.fromItem({ ...keys, amendmentId: 'a', scenario: 'amendment-refused' })).toEqual({ amendmentId: 'a' });
-    expect(amendmentEntity.fromItem({ ...keys, amendmentId: 'a', scenario: 'amendment-fails' })).toEqual({ amendmentId: 'a', scenario: 'amendment-fails' });
+    expect(amendmentEntity.fromItem({ ...keys, amendmentId: 'a', scenario: 'amendment-fails' })).toEqual({ amendmentId: 'a' });
   });
 });

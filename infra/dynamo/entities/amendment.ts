@@ -3,7 +3,12 @@ import type { AmendmentLock } from '../../../domain/ports/amendment-store.ts';
 import { ITEM_IS_NEW, itemOf } from '../items.ts';
 import { keys } from '../keys.ts';
 
-const KEY_ATTRIBUTES = new Set(['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity']);
+/**
+ * Attributes of the item that are not the amendment's: its keys, and `scenario`, which
+ * amendments stored before the sandbox scenarios moved to the scenario book carry (null, or a
+ * scenario the book now holds; docs/decisions/sandbox.md).
+ */
+const NOT_AMENDMENT_ATTRIBUTES = new Set(['PK', 'SK', 'GSI2PK', 'GSI2SK', 'entity', 'scenario']);
 
 /**
  * The Amendment item: PK = GROUP#<g>, SK = AMENDMENT#<bookingRef>#<amendmentId>; on GSI2 (open
@@ -21,15 +26,9 @@ export const amendmentEntity = {
       },
       a,
     ),
-  /**
-   * The record without its keys. Amendments stored before scenarios moved to the simulator carry
-   * `scenario` on every record (null, or `amendment-refused`, which the simulator now holds): only
-   * `amendment-fails` still means something on the record (docs/decisions/sandbox.md).
-   */
+  /** The record without its keys. */
   fromItem: (item: Record<string, unknown>): Amendment =>
-    Object.fromEntries(
-      Object.entries(item).filter(([k, v]) => !KEY_ATTRIBUTES.has(k) && (k !== 'scenario' || v === 'amendment-fails')),
-    ) as unknown as Amendment,
+    Object.fromEntries(Object.entries(item).filter(([k]) => !NOT_AMENDMENT_ATTRIBUTES.has(k))) as unknown as Amendment,
   conditions: {
     isNew: ITEM_IS_NEW,
     /** Every amendment write is computed from one version and lands only on it (`#version` → version, `:version`). */

@@ -177,6 +177,21 @@ export function propertySystemContract(adapter: string, subject: () => Promise<P
       expect([await s.system.canModify(open.listingId), await s.system.canModify(fixed.listingId)]).toEqual([true, false]);
     });
 
+    it('reads back the scenario recorded under a key, none under another; the channel accepts an amendment-fails modification (it fails after the channel)', async () => {
+      const s = await subject();
+      s.clock.set(NOW);
+      const r = await reservation(s, await listing(s));
+      await s.system.reserve(r);
+      const failsKey = randomUUID();
+
+      await s.system.force(failsKey, 'amendment-fails');
+      const answer = await s.system.modify(change(r, failsKey));
+
+      expect(await s.system.forced(failsKey)).toBe('amendment-fails');
+      expect(await s.system.forced(randomUUID())).toBeUndefined();
+      expect(answer).toEqual({ accepted: true });
+    });
+
     it('cancels a reservation, and a second cancellation does nothing; forgetting a guest keeps nothing to forget', async () => {
       const s = await subject();
       s.clock.set(NOW);

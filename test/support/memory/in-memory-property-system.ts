@@ -29,7 +29,7 @@ const plusMs = (iso: string, ms: number): string => new Date(Date.parse(iso) + m
  */
 export class InMemoryPropertySystem implements PropertySystem, SandboxScenarioBook {
   private readonly reservations = new Map<string, Reservation>();
-  private readonly forced = new Map<string, ForcedScenario>();
+  private readonly forcedScenarios = new Map<string, ForcedScenario>();
   private readonly answers = new Map<string, ModificationResult>();
   readonly modifications: ModificationRequest[] = [];
 
@@ -42,7 +42,7 @@ export class InMemoryPropertySystem implements PropertySystem, SandboxScenarioBo
   async reserve(request: ReservationRequest): Promise<ReservationState> {
     const existing = this.reservations.get(request.bookingRef);
     if (existing) return this.stateOf(existing);
-    const scenario = this.forced.get(request.bookingRef);
+    const scenario = this.forcedScenarios.get(request.bookingRef);
     const reservation: Reservation = {
       request,
       bookingId: `SIM-${randomBytes(6).toString('hex').toUpperCase()}`,
@@ -84,7 +84,7 @@ export class InMemoryPropertySystem implements PropertySystem, SandboxScenarioBo
     const result =
       request.kind === 'restore'
         ? ({ accepted: true } as const)
-        : simulatedModificationAnswer(this.catalogue.simulatorOf(request.listingId), this.forced.get(request.key));
+        : simulatedModificationAnswer(this.catalogue.simulatorOf(request.listingId), this.forcedScenarios.get(request.key));
     // As on DynamoDB, the answer is kept before the stay is rewritten: a change to a reservation never placed fails after it.
     this.answers.set(key, result);
     this.modifications.push(request);
@@ -97,7 +97,11 @@ export class InMemoryPropertySystem implements PropertySystem, SandboxScenarioBo
   async forgetGuest(_bookingRef: string, _marker: Guest): Promise<void> {}
 
   async force(key: string, scenario: ForcedScenario): Promise<void> {
-    this.forced.set(key, scenario);
+    this.forcedScenarios.set(key, scenario);
+  }
+
+  async forced(key: string): Promise<ForcedScenario | undefined> {
+    return this.forcedScenarios.get(key);
   }
 
   /** A reservation's stay as it stands, and when it was cancelled (what the channel manager holds). */
