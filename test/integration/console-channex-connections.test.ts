@@ -9,6 +9,7 @@ import { keys } from '../../infra/dynamo/keys.ts';
 import { PdfInvoiceRenderer } from '../../infra/pdf/pdf-invoice-renderer.ts';
 import { provisionTable } from '../../scripts/local-stack.ts';
 import { runAdminTool } from '../support/admin-tool.ts';
+import { emptyStoredCatalogue, NO_REFS } from '../../domain/catalogue/catalogue-diff.ts';
 import { seedCatalogue, type CatalogueFixture } from '../support/catalogue-fixture.ts';
 import { signedInAs } from '../support/console-session.ts';
 import { newAgentGroup, stack, testServices } from '../support/stack.ts';
@@ -48,25 +49,12 @@ describe('listings connected to Channex', () => {
 
   it('a listing disconnected leaves the list in the same write, and comes back when connected again', async () => {
     const svc = testServices();
-    const empty = {
-      channels: [],
-      cancellationPlans: [],
-      gstRegistrations: [],
-      gstSlabTables: [],
-      listings: [],
-      properties: [],
-      meals: [],
-      vas: [],
-      distributions: [],
-      offers: [],
-      months: [],
-    };
-    const [sim] = (await svc.catalogue.load({ ...empty, simulators: [catalogue.both] })).simulators;
+    const [sim] = (await svc.catalogue.load({ ...NO_REFS, simulators: [catalogue.both] })).simulators;
     expect(sim?.channelManager).toBe('channex');
     const { channelManager: _cm, ...disconnected } = sim!;
-    await svc.catalogue.save({ ...empty, simulators: [disconnected] });
+    await svc.catalogue.save({ ...emptyStoredCatalogue(), simulators: [disconnected] });
     expect(await allConnections(50)).not.toContain(catalogue.both);
-    await svc.catalogue.save({ ...empty, simulators: [sim!] });
+    await svc.catalogue.save({ ...emptyStoredCatalogue(), simulators: [sim!] });
     expect(await allConnections(50)).toContain(catalogue.both);
   }, 60_000);
 
