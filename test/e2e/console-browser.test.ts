@@ -18,7 +18,7 @@ import { newAgentGroup, principalOf, stack, testServices, type GroupFixture } fr
  * The console in headless Chromium (playwright-core driving the Debian package), served by the
  * e2e stack's `serverless offline` at its own CONSOLE_URL, the links read from the local mailbox
  * its functions send to: the journey of a partner's admin and an operator, axe-core on every
- * page, screenshots of each page for docs/console.md.
+ * page, and (with UPDATE_SCREENSHOTS=1) screenshots of each page for docs/console.md.
  */
 const SHOTS = join(import.meta.dirname, '../../docs/console');
 const inbox = () => mailbox(stack().env.SES_ENDPOINT!);
@@ -50,9 +50,14 @@ async function accessible(page: Page): Promise<void> {
   ).toEqual([]);
 }
 
+/**
+ * Checks the page, and with UPDATE_SCREENSHOTS=1 (`npm run docs:screenshots`) writes its screenshot
+ * for docs/console.md: an ordinary test run leaves the committed pictures alone (a full run's shots
+ * show every other file's groups and partners) and skips the cost of encoding them.
+ */
 async function shot(page: Page, name: string): Promise<void> {
   await accessible(page);
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+  if (process.env.UPDATE_SCREENSHOTS === '1') await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
 /** The page as it stands at phone width: nothing wider than the screen, still accessible; then back at desktop width. */
