@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { BookingCallbackOutcome } from '../../domain/deliveries/booking-callback.ts';
 import type { CallbackDelivery } from '../../domain/deliveries/delivery.ts';
 import { publishBookingCallback } from '../../domain/deliveries/publish-booking-callback.ts';
@@ -47,8 +47,10 @@ const verifiedAt = (r: ReceivedRequest) =>
 
 const quietly = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('Booking callback delivery', () => {
-  it('retries a 500 with the same event id and body, signs each attempt afresh, and records both attempts', async () => {
+// Each test publishes its own outcome (its own event id and booking) to its own receiver path, and waits on the
+// stack's SQS-delayed retries or a quiet spell: they run side by side (docs/local-development.md, "Test tiers").
+describe.concurrent('Booking callback delivery', () => {
+  it('retries a 500 with the same event id and body, signs each attempt afresh, and records both attempts', async ({ expect }) => {
     // prepare: the first answer is slow enough that the retry is signed in a later second
     const path = `/flaky-${randomUUID()}`;
     receiver.respond(path, (_req, nth) => (nth === 0 ? { status: 500, body: 'busy', delayMs: 1100 } : { status: 200 }));
@@ -93,7 +95,7 @@ describe('Booking callback delivery', () => {
     for (const a of delivery.attempts) expect(a.durationMs).toEqual(expect.any(Number));
   });
 
-  it('does not follow a 302: the Location is never hit, and the redirect counts as a failure that is retried', async () => {
+  it('does not follow a 302: the Location is never hit, and the redirect counts as a failure that is retried', async ({ expect }) => {
     // prepare
     const path = `/moved-${randomUUID()}`;
     const target = `/moved-target-${randomUUID()}`;
@@ -116,7 +118,7 @@ describe('Booking callback delivery', () => {
     });
   });
 
-  it('retries a 404, unlike a catalogue webhook', async () => {
+  it('retries a 404, unlike a catalogue webhook', async ({ expect }) => {
     // prepare
     const path = `/not-yet-${randomUUID()}`;
     receiver.respond(path, (_req, nth) => (nth === 0 ? { status: 404 } : { status: 200 }));
@@ -137,7 +139,7 @@ describe('Booking callback delivery', () => {
     });
   });
 
-  it('gives up after exactly six attempts when the receiver always answers 500', async () => {
+  it('gives up after exactly six attempts when the receiver always answers 500', async ({ expect }) => {
     // prepare
     const path = `/down-${randomUUID()}`;
     receiver.respond(path, () => ({ status: 500 }));
@@ -166,7 +168,7 @@ describe('Booking callback delivery', () => {
     expect(delivery.failureReason).toContain('6 attempts');
   }, 150_000);
 
-  it('creates one delivery and sends one request when the same outcome is published twice', async () => {
+  it('creates one delivery and sends one request when the same outcome is published twice', async ({ expect }) => {
     // prepare
     const path = `/once-${randomUUID()}`;
     const o = outcome(path);

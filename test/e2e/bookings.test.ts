@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { DELIVERY_STATUSES } from '../../domain/deliveries/delivery.ts';
 import { checkCallbackSignature } from '../../events/booking-callback.ts';
 import { book, guest, order, seedBookingWorld, stay, type BookingWorld } from '../support/booking-world.ts';
@@ -74,7 +74,8 @@ async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 15_
   }
 }
 
-function expectSigned(req: ReceivedRequest, g: GroupFixture): void {
+/** `expect` is the test's own, for the workflow's concurrent tests. */
+function expectSigned(expect: ExpectStatic, req: ReceivedRequest, g: GroupFixture): void {
   expect(checkCallbackSignature(req.rawBody, g.signingSecret, String(req.headers['x-service-signature']), Math.floor(Date.now() / 1000))).toMatchObject({
     ok: true,
   });
@@ -119,7 +120,7 @@ describe('POST /v1/bookings: a booking the property confirms at once', () => {
         .days.map((d: any) => d.unitsAvailable);
     expect(units(after.body)).toEqual(units(before.body).map((n: number) => n - 1));
     const [callback] = await receiver.waitFor(path, 1, 20_000);
-    expectSigned(callback!, g);
+    expectSigned(expect, callback!, g);
     expect(callback!.body).toMatchObject({
       eventType: 'booking.confirmed',
       event: 'booking.confirmed',
@@ -352,8 +353,10 @@ describe('POST /v1/bookings: refusals write nothing', () => {
   });
 });
 
-describe('the booking workflow', { timeout: 400_000 }, () => {
-  it('PROCESSING then CONFIRMED (world file: confirm after 1.5 s): 202 with bookingId null, then the feed and callback say CONFIRMED', async () => {
+// Its tests wait on the stack's real-time booking window and watch and share nothing but the booking world's
+// listings (100 units a night, which none of them counts): they run side by side (docs/local-development.md, "Test tiers").
+describe.concurrent('the booking workflow', { timeout: 400_000 }, () => {
+  it('PROCESSING then CONFIRMED (world file: confirm after 1.5 s): 202 with bookingId null, then the feed and callback say CONFIRMED', async ({ expect }) => {
     // prepare
     const g = await group();
     const o = await order(g, stay(world.slow));
@@ -379,7 +382,7 @@ describe('the booking workflow', { timeout: 400_000 }, () => {
     expect(settledReplay.body).toMatchObject({ status: 'ALREADY_EXISTS', bookingId: landed.bookingId });
   });
 
-  it('X-Test-Scenario booking-processing answers 202 and lands after the call', async () => {
+  it('X-Test-Scenario booking-processing answers 202 and lands after the call', async ({ expect }) => {
     const g = await group();
     const o = await order(g, stay(world.instant));
     const externalBookingId = uniqueId('ext');
@@ -388,7 +391,7 @@ describe('the booking workflow', { timeout: 400_000 }, () => {
     expect((await outcomeOf(g, externalBookingId)).status).toBe('CONFIRMED');
   });
 
-  it('FAILED when the property never confirms (world file): authorization released, booking.failed with BOOKING_NOT_COMPLETED', async () => {
+  it('FAILED when the property never confirms (world file): authorization released, booking.failed with BOOKING_NOT_COMPLETED', async ({ expect }) => {
     // prepare
     const g = await group();
     const o = await order(g, stay(world.never));
@@ -405,7 +408,7 @@ describe('the booking workflow', { timeout: 400_000 }, () => {
       // Should the delivery's message be lost again (docs/local-development.md, second offline servers), say where the callback stands.
       throw new Error(`${err.message}; the group's callbacks: ${JSON.stringify(await callbackTrail(g))}`);
     });
-    expectSigned(callback!, g);
+    expectSigned(expect, callback!, g);
     expect(callback!.body).toMatchObject({
       eventType: 'booking.failed',
       event: 'booking.failed',
@@ -423,7 +426,7 @@ describe('the booking workflow', { timeout: 400_000 }, () => {
     expect(replay.body).toMatchObject({ status: 'ALREADY_EXISTS', bookingStatus: 'FAILED', bookingId: null, chargedAmount: 0 });
   });
 
-  it('a late landing (X-Test-Scenario booking-late) turns FAILED into CONFIRMED and posts the charge', async () => {
+  it('a late landing (X-Test-Scenario booking-late) turns FAILED into CONFIRMED and posts the charge', async ({ expect }) => {
     // prepare
     const g = await group();
     const o = await order(g, stay(world.instant));

@@ -114,25 +114,6 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
     expect(last).toMatchObject({ status: 'cancelled', arrival_date: '2027-03-02', departure_date: '2027-03-04', reservation_id: reservationId });
   }, 120_000);
 
-  it('keeps a booking PROCESSING while Channex is down, fails it at the end of its window, and lands it late once Channex is back', async () => {
-    const externalBookingId = uniqueId('ext');
-    await outage('unavailable', async () => {
-      const res = await book(g, await order(g, stay(world.instant, '2027-03-06', '2027-03-07')), { externalBookingId });
-      expect(res.status).toBe(202);
-      expect(res.body).toMatchObject({ status: 'PROCESSING', bookingStatus: 'PROCESSING', bookingId: null, externalBookingId });
-      // The test stage's 4 s window closes with Channex still answering 503: FAILED, the workflow having asked again meanwhile.
-      await rowAs(externalBookingId, 'FAILED');
-      expect(await attemptsFor(world.instant)).toBeGreaterThan(1);
-    });
-    // The watch keeps pushing the stored revision (30 s on the test stage): it lands late, as one booking.
-    const landed = await rowAs(externalBookingId, 'CONFIRMED');
-    const pushed = (await revisionsOf(world.instant)).filter((r) => r.arrival_date === '2027-03-06');
-    expect(pushed.map((r) => r.status)).toEqual(['new']);
-    expect(pushed[0]).toMatchObject({ departure_date: '2027-03-07', customer: { surname: guest.lastName } });
-    expect(landed.bookingId).toEqual(expect.any(String));
-    expect(await statusOf(landed.bookingId!)).toBe('CONFIRMED');
-  }, 120_000);
-
   it("books once when Channex took the booking but its answer was lost: Channex's bookings list is read, and the booking is not pushed again", async () => {
     const externalBookingId = uniqueId('ext');
     // The fake keeps the booking and drops its answer once; a second `new` would be a second booking there.
@@ -144,22 +125,6 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
     expect(pushed.map((r) => r.status)).toEqual(['new']);
     expect((await channex({ readsOn: '2027-03-08' })).reads).toBeGreaterThanOrEqual(1);
     expect(await statusOf(landed.bookingId!)).toBe('CONFIRMED');
-  }, 120_000);
-
-  it("fails a booking Channex refuses at once with CHANNEL_REFUSED (booking.failed says so) and keeps Channex's words out of what the partner sees", async () => {
-    await channex({ refuse: { hotelCode: world.never, title: 'Hotel is not mapped' } });
-    const path = `/cb/${uniqueId('refused')}`;
-    const externalBookingId = uniqueId('ext');
-    const res = await book(g, await order(g, stay(world.never, '2027-03-02', '2027-03-03')), { externalBookingId, callbackUrl: `${receiver.url}${path}` });
-    // Refused on the first push: CHANNEL_REFUSED (the window's end would say BOOKING_NOT_COMPLETED), one push only.
-    expect([200, 202]).toContain(res.status);
-    expect(res.body.bookingId).toBeNull();
-    const [callback] = await receiver.waitFor(path, 1, 60_000);
-    expect(callback!.body).toMatchObject({ eventType: 'booking.failed', status: 'FAILED', reasonCode: 'CHANNEL_REFUSED', externalBookingId, bookingId: null });
-    expect(JSON.stringify(callback!.body)).not.toContain('Hotel is not mapped');
-    expect(await revisionsOf(world.never)).toEqual([]);
-    expect(await attemptsFor(world.never)).toBe(1);
-    expect((await rowOf(externalBookingId))?.status).toBe('FAILED');
   }, 120_000);
 
   it('refuses an amendment Channex refuses with 409 CHANNEL_REFUSED and changes nothing', async () => {
@@ -181,7 +146,51 @@ describe('Channex outbound over HTTP (the shared stack and its fake Channex)', (
     expect((await revisionsOf(world.instant)).filter((r) => r.arrival_date === '2027-03-09').map((r) => r.status)).toEqual(['new']);
   }, 120_000);
 
-  it('answers CHANNEL_CANNOT_MODIFY on the quote and the amendment for a listing whose Channex connection cannot modify, and pushes nothing', async () => {
+  // Last, side by side (docs/local-development.md, "Test tiers"): the outage waits out the real-time booking window and
+  // the watch on this file's instant listing, and the two beside it touch only the never and slow listings (the fake's
+  // outages and refusals are per hotel); every test that changes how Channex treats the instant listing runs before.
+  it.concurrent('keeps a booking PROCESSING while Channex is down, fails it at the end of its window, and lands it late once Channex is back', async ({
+    expect,
+  }) => {
+    const externalBookingId = uniqueId('ext');
+    await outage('unavailable', async () => {
+      const res = await book(g, await order(g, stay(world.instant, '2027-03-06', '2027-03-07')), { externalBookingId });
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ status: 'PROCESSING', bookingStatus: 'PROCESSING', bookingId: null, externalBookingId });
+      // The test stage's 4 s window closes with Channex still answering 503: FAILED, the workflow having asked again meanwhile.
+      await rowAs(externalBookingId, 'FAILED');
+      expect(await attemptsFor(world.instant)).toBeGreaterThan(1);
+    });
+    // The watch keeps pushing the stored revision (30 s on the test stage): it lands late, as one booking.
+    const landed = await rowAs(externalBookingId, 'CONFIRMED');
+    const pushed = (await revisionsOf(world.instant)).filter((r) => r.arrival_date === '2027-03-06');
+    expect(pushed.map((r) => r.status)).toEqual(['new']);
+    expect(pushed[0]).toMatchObject({ departure_date: '2027-03-07', customer: { surname: guest.lastName } });
+    expect(landed.bookingId).toEqual(expect.any(String));
+    expect(await statusOf(landed.bookingId!)).toBe('CONFIRMED');
+  }, 120_000);
+
+  it.concurrent("fails a booking Channex refuses at once with CHANNEL_REFUSED (booking.failed says so) and keeps Channex's words out of what the partner sees", async ({
+    expect,
+  }) => {
+    await channex({ refuse: { hotelCode: world.never, title: 'Hotel is not mapped' } });
+    const path = `/cb/${uniqueId('refused')}`;
+    const externalBookingId = uniqueId('ext');
+    const res = await book(g, await order(g, stay(world.never, '2027-03-02', '2027-03-03')), { externalBookingId, callbackUrl: `${receiver.url}${path}` });
+    // Refused on the first push: CHANNEL_REFUSED (the window's end would say BOOKING_NOT_COMPLETED), one push only.
+    expect([200, 202]).toContain(res.status);
+    expect(res.body.bookingId).toBeNull();
+    const [callback] = await receiver.waitFor(path, 1, 60_000);
+    expect(callback!.body).toMatchObject({ eventType: 'booking.failed', status: 'FAILED', reasonCode: 'CHANNEL_REFUSED', externalBookingId, bookingId: null });
+    expect(JSON.stringify(callback!.body)).not.toContain('Hotel is not mapped');
+    expect(await revisionsOf(world.never)).toEqual([]);
+    expect(await attemptsFor(world.never)).toBe(1);
+    expect((await rowOf(externalBookingId))?.status).toBe('FAILED');
+  }, 120_000);
+
+  it.concurrent('answers CHANNEL_CANNOT_MODIFY on the quote and the amendment for a listing whose Channex connection cannot modify, and pushes nothing', async ({
+    expect,
+  }) => {
     const bookingId = await booked(world.slow, '2027-03-02', '2027-03-03');
     await settledAs(bookingId, 'CONFIRMED');
     const quote = await call('PATCH', `/v1/bookings/${bookingId}`, { key: g.apiKey, body: { checkOut: '2027-03-04' } });

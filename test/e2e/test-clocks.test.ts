@@ -34,7 +34,7 @@ let invoiceId: string;
 
 const advance = (to: string, group = g, id = clockId) => call('POST', `/v1/test-clocks/${id}/advance`, { key: group.apiKey, body: { to } });
 const tryBooking = async (group: GroupFixture) => book(group, await order(group, stay(world.registered, '2027-03-06', '2027-03-07')));
-const clockNow = async () => Date.parse((await call('GET', `/v1/test-clocks/${clockId}`, { key: g.apiKey })).body.now);
+const clockNow = async (group = g, id = clockId) => Date.parse((await call('GET', `/v1/test-clocks/${id}`, { key: group.apiKey })).body.now);
 const WINDOW_MS = Number(BOOKING_TEST_TIMINGS.BOOKING_WINDOW_SECONDS) * 1000;
 const WATCH_MS = Number(BOOKING_TEST_TIMINGS.BOOKING_WATCH_SECONDS) * 1000;
 
@@ -123,12 +123,19 @@ describe('Sandbox test clocks', () => {
     expect(validFor).toBeLessThan(testServices().config.orderValidityMinutes * 60_000 + 60_000);
   });
 
-  it('closes the booking window on the clock (X-Test-Scenario booking-failed): FAILED, its callback dated on the clock', async () => {
-    const before = await clockNow();
+  // These two wait on the stack's real-time booking window (the late landing for most of its watch), so they run side by side
+  // (docs/local-development.md, "Test tiers"): the window's booking is on a group and clock of its own, set to the same day,
+  // and neither moves a clock.
+  it.concurrent('closes the booking window on the clock (X-Test-Scenario booking-failed): FAILED, its callback dated on the clock', async ({ expect }) => {
+    const own = await newAgentGroup({ channelId: world.channelId });
+    const ownClock = await call('POST', '/v1/test-clocks', { key: own.apiKey, body: {} });
+    expect(ownClock.status, ownClock.text).toBe(201);
+    expect((await advance('2026-12-15T10:00:00Z', own, ownClock.body.id)).status).toBe(200);
+    const before = await clockNow(own, ownClock.body.id);
     const path = `/cb/${uniqueId('window')}`;
     const res = await book(
-      g,
-      await order(g, stay(world.registered, '2027-03-08', '2027-03-09')),
+      own,
+      await order(own, stay(world.registered, '2027-03-08', '2027-03-09')),
       { callbackUrl: `${receiver.url}${path}` },
       { 'X-Test-Scenario': 'booking-failed' },
     );
@@ -142,7 +149,9 @@ describe('Sandbox test clocks', () => {
     expect(Date.parse(failed.occurredAt) - before).toBeGreaterThanOrEqual(WINDOW_MS);
   }, 240_000);
 
-  it('measures a late landing on the clock (X-Test-Scenario booking-late): it lands half a window after the window closed, inside the watch, dated on the clock', async () => {
+  it.concurrent('measures a late landing on the clock (X-Test-Scenario booking-late): it lands half a window after the window closed, inside the watch, dated on the clock', async ({
+    expect,
+  }) => {
     const before = await clockNow();
     const path = `/cb/${uniqueId('late')}`;
     const res = await book(

@@ -69,8 +69,10 @@ const settled = (p: PartnerFixture, endpointId: string) =>
 
 const onlyRequest = async (path: string): Promise<ReceivedRequest> => (await receiver.waitFor(path, 1))[0]!;
 
-describe('Catalogue webhook delivery', () => {
-  it('signs with HMAC-SHA256 over the raw body, and sends the event id, attempt and static headers', async () => {
+// Each test has a partner on a channel of its own and receiver paths no other test uses, and the slow ones wait
+// on the stack's retries or a quiet spell: they run side by side (docs/local-development.md, "Test tiers").
+describe.concurrent('Catalogue webhook delivery', () => {
+  it('signs with HMAC-SHA256 over the raw body, and sends the event id, attempt and static headers', async ({ expect }) => {
     // prepare
     const p = await partner();
     const secret = 'whsec_e2e_signing_secret_01';
@@ -100,7 +102,7 @@ describe('Catalogue webhook delivery', () => {
     });
   });
 
-  it('sends Basic and Bearer credentials as registered', async () => {
+  it('sends Basic and Bearer credentials as registered', async ({ expect }) => {
     // prepare
     const p = await partner();
     await register(p, '/basic', { authType: 'Basic', authSecret: 'hook-user:s3cret' });
@@ -116,7 +118,7 @@ describe('Catalogue webhook delivery', () => {
     expect(basic.headers['x-webhook-signature']).toBeUndefined();
   });
 
-  it('retries after a 5xx with the same bytes and dedupKey, and records every attempt', async () => {
+  it('retries after a 5xx with the same bytes and dedupKey, and records every attempt', async ({ expect }) => {
     // prepare
     const p = await partner();
     const path = '/flaky';
@@ -146,7 +148,7 @@ describe('Catalogue webhook delivery', () => {
     for (const a of log.body.data[0].attempts) expect(a.durationMs).toEqual(expect.any(Number));
   });
 
-  it('gives up after maxAttempts of 5xx and records the delivery FAILED', async () => {
+  it('gives up after maxAttempts of 5xx and records the delivery FAILED', async ({ expect }) => {
     // prepare
     const p = await partner();
     const path = '/down';
@@ -163,7 +165,7 @@ describe('Catalogue webhook delivery', () => {
     expect(log.body.data[0].failureReason).toContain('2 attempts');
   });
 
-  it('does not retry after a 4xx', async () => {
+  it('does not retry after a 4xx', async ({ expect }) => {
     // prepare
     const p = await partner();
     const path = '/rejects';
@@ -181,7 +183,7 @@ describe('Catalogue webhook delivery', () => {
     expect(log.body.data[0]).toMatchObject({ status: 'FAILED', attempts: [{ attempt: 1, outcome: 'permanent', statusCode: 422 }] });
   });
 
-  it('treats a 3xx as a failure and never follows it', async () => {
+  it('treats a 3xx as a failure and never follows it', async ({ expect }) => {
     // prepare
     const p = await partner();
     const path = '/moved';
@@ -200,7 +202,7 @@ describe('Catalogue webhook delivery', () => {
     expect(log.body.data[0]).toMatchObject({ status: 'FAILED', attempts: [{ outcome: 'redirect', statusCode: 302 }] });
   });
 
-  it('signs the next delivery with a signing secret rotated by PUT', async () => {
+  it('signs the next delivery with a signing secret rotated by PUT', async ({ expect }) => {
     // prepare
     const p = await partner();
     const path = '/rotated';
@@ -217,7 +219,7 @@ describe('Catalogue webhook delivery', () => {
     expect(req.headers['x-webhook-signature']).not.toBe(hmacOf(req.rawBody, 'whsec_e2e_old_secret_000'));
   });
 
-  it('delivers only the event types an endpoint subscribed to', async () => {
+  it('delivers only the event types an endpoint subscribed to', async ({ expect }) => {
     // prepare
     const p = await partner();
     await register(p, '/listings-only', { eventTypes: ['listing.updated'] });
