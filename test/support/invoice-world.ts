@@ -48,6 +48,13 @@ export async function seedInvoiceWorld(
     readonly supplierGstin?: string;
     /** The registered state's GST state code (default "30"). */
     readonly stateCode?: string;
+    /**
+     * Only what billing one stay in the registered state needs: channel A, the registered
+     * state's listing with its first suite, and that state's registration. `unregistered` and
+     * `second` then name listings that were never imported. One suite of six, so a test that
+     * seeds a world per state imports a small part of the writes.
+     */
+    readonly lean?: boolean;
   } = {},
   svc: Services = testServices(),
 ): Promise<InvoiceWorld> {
@@ -61,10 +68,17 @@ export async function seedInvoiceWorld(
   const secondState = `Secondstate ${tag}`;
   const secondGstin = testGstin('29');
   const catalogue = world.catalogue!;
+  const lean = opts.lean ?? false;
+  const leanProperty = ids.propertiesOf[ids.onlyA]![0]!;
+  const kept = <T>(items: readonly T[], propertyOf: (item: T) => string): T[] => (lean ? items.filter((i) => propertyOf(i) === leanProperty) : [...items]);
+  const listings = lean
+    ? catalogue.listings!.filter((l) => l.id === ids.onlyA).map((l) => ({ ...l, properties: l.properties.filter((p) => p.id === leanProperty) }))
+    : catalogue.listings!;
   await importWorld(
     { ...adminDeps(svc, TEST_OPERATOR), catalogue: svc.catalogue },
     {
       ...world,
+      channels: lean ? world.channels!.filter((c) => c.channelId === ids.channelA) : world.channels,
       catalogue: {
         ...catalogue,
         cancellationPlans:
@@ -74,14 +88,15 @@ export async function seedInvoiceWorld(
                 ...p,
                 schedule: [{ daysBeforeCheckIn: 7, refundPercentage: opts.refundPercentage!, label: `${opts.refundPercentage} % refund` }],
               })),
-        listings: catalogue.listings!.map((l) => ({
+        listings: listings.map((l) => ({
           ...l,
-          channelIds: [ids.channelA, ids.channelB],
+          channelIds: lean ? [ids.channelA] : [ids.channelA, ids.channelB],
           state: l.id === ids.both ? unregisteredState : l.id === ids.onlyB ? secondState : registeredState,
           simulator: { mode: 'CONFIRM_IMMEDIATELY' as const },
           properties: l.properties.map((p) => ({ ...p, quantity: units })),
         })),
-        inventory: catalogue.inventory!.map((i) => (i.stopSell ? i : { ...i, quantity: units })),
+        inventory: kept(catalogue.inventory!, (i) => i.propertyId).map((i) => (i.stopSell ? i : { ...i, quantity: units })),
+        rates: kept(catalogue.rates!, (r) => r.propertyId),
       },
       gst: {
         registrations: [
@@ -94,13 +109,17 @@ export async function seedInvoiceWorld(
             eInvoicing: opts.eInvoicing ?? false,
             ...(opts.irpReportingWindow ? { irpReportingWindow: true } : {}),
           },
-          {
-            state: secondState,
-            stateCode: '29',
-            gstin: secondGstin,
-            legalName: 'Invoice Test Stays Karnataka Pvt Ltd',
-            address: '80 Residency Road, Bengaluru 560025',
-          },
+          ...(lean
+            ? []
+            : [
+                {
+                  state: secondState,
+                  stateCode: '29',
+                  gstin: secondGstin,
+                  legalName: 'Invoice Test Stays Karnataka Pvt Ltd',
+                  address: '80 Residency Road, Bengaluru 560025',
+                },
+              ]),
         ],
         slabTables: [GST_SLABS],
       },
