@@ -22,7 +22,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
-    reporters: ['default'],
+    // The JSON report carries each test's assertion count (test/support/count-assertions.ts);
+    // `npm test` prints the totals from it (scripts/assertion-totals.ts compares two reports).
+    reporters: ['default', ['json', { outputFile: '.vitest/report.json' }]],
     projects: [
       {
         extends: true,
@@ -30,7 +32,7 @@ export default defineConfig({
           name: 'unit',
           sequence: { groupOrder: 1 },
           include: ['test/unit/**/*.test.ts'],
-          setupFiles: ['test/support/no-network.ts'],
+          setupFiles: ['test/support/no-network.ts', 'test/support/count-assertions.ts'],
           pool: 'threads',
           // Files share a worker's loaded modules (half the tier's CPU goes to loading them again
           // otherwise); a unit test restores what it changes (vi.unstubAllEnvs, restoreAllMocks).
@@ -44,7 +46,7 @@ export default defineConfig({
           maxWorkers: 4,
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/integration-setup.ts'],
-          setupFiles: ['test/support/invariant-after-file.ts'],
+          setupFiles: ['test/support/invariant-after-file.ts', 'test/support/count-assertions.ts'],
           pool: 'forks',
         },
       },
@@ -55,7 +57,7 @@ export default defineConfig({
           maxWorkers: 4,
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/invariant-after-file.ts'],
+          setupFiles: ['test/support/invariant-after-file.ts', 'test/support/count-assertions.ts'],
           pool: 'forks',
         },
       },

@@ -4,8 +4,14 @@
  * about 15 s, so running them one after the other only added their times up. The checks' output is
  * held and printed when each ends, so it never tears vitest's progress lines; the exit code is
  * the first failure's (0 when all pass). Arguments go to vitest: `npm test -- --project unit`.
+ * Last it prints the tests and assertions per tier from vitest's JSON report.
  */
 import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { countsOf, totals } from './assertion-totals.ts';
+
+const REPORT = '.vitest/report.json';
+rmSync(REPORT, { force: true });
 
 interface Run {
   readonly name: string;
@@ -39,6 +45,8 @@ const runs = [
   start('vitest', 'vitest', ['run', ...process.argv.slice(2)], false),
 ];
 const codes = await Promise.all(runs.map((r) => r.done));
+// How many assertions ran, so a change that loses some shows in the totals (docs/local-development.md).
+if (existsSync(REPORT)) totals('\nvitest', countsOf(REPORT));
 const failed = runs.filter((_, i) => codes[i] !== 0).map((r) => r.name);
 if (failed.length > 0) process.stdout.write(`\nnpm test failed: ${failed.join(', ')}\n`);
 process.exitCode = codes.find((c) => c !== 0) ?? 0;
