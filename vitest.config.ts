@@ -32,7 +32,7 @@ export default defineConfig({
           name: 'unit',
           sequence: { groupOrder: 1 },
           include: ['test/unit/**/*.test.ts'],
-          setupFiles: ['test/support/no-network.ts', 'test/support/count-assertions.ts'],
+          setupFiles: ['test/support/no-network.ts', 'test/support/count-assertions.ts', 'test/support/fast-check-seed.ts'],
           pool: 'threads',
           // Files share a worker's loaded modules (half the tier's CPU goes to loading them again
           // otherwise); a unit test restores what it changes (vi.unstubAllEnvs, restoreAllMocks).
@@ -46,7 +46,7 @@ export default defineConfig({
           maxWorkers: 4,
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/integration-setup.ts'],
-          setupFiles: ['test/support/invariant-after-file.ts', 'test/support/count-assertions.ts'],
+          setupFiles: ['test/support/invariant-after-file.ts', 'test/support/count-assertions.ts', 'test/support/fast-check-seed.ts'],
           pool: 'forks',
         },
       },
@@ -57,7 +57,7 @@ export default defineConfig({
           maxWorkers: 4,
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/invariant-after-file.ts', 'test/support/count-assertions.ts'],
+          setupFiles: ['test/support/invariant-after-file.ts', 'test/support/count-assertions.ts', 'test/support/fast-check-seed.ts'],
           pool: 'forks',
         },
       },
