@@ -1,16 +1,13 @@
 import type * as v from 'valibot';
 import type { AmendmentEvaluation, AmendmentReply } from '../../domain/bookings/amend-booking.ts';
-import type { AmendmentCommand, Breakdown } from '../../domain/bookings/amendment.ts';
+import type { Breakdown } from '../../domain/bookings/amendment.ts';
 import { toRupees } from '../../domain/money.ts';
 import type { AmendmentScenario } from '../../domain/sandbox/workflow-scenarios.ts';
 import type { Config } from '../../infra/config.ts';
-import type { AmendmentAppliedSchema, AmendmentBody, AmendmentEvaluationSchema } from '../contracts/amendments.ts';
+import type { AmendmentAppliedSchema, AmendmentEvaluationSchema } from '../contracts/amendments.ts';
 import { AMENDMENT_SCENARIO_VALUES } from '../contracts/amendments.ts';
 import { sandboxHeader } from '../http/sandbox-header.ts';
 import type { HttpEvent } from '../http/types.ts';
-
-/** The validated body as the domain takes it; fields not sent stay absent (omitted = unchanged). */
-export const amendmentCommand = (body: AmendmentBody): AmendmentCommand => ({ ...body });
 
 /** The scenario an amendment request asks for (sandbox stages only), recorded in the scenario book by the store amendingDeps wraps. */
 export const amendmentScenarioOf = (event: Pick<HttpEvent, 'headers'>, config: Pick<Config, 'isSandbox'>): AmendmentScenario | undefined =>

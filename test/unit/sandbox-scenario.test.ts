@@ -16,7 +16,6 @@ import {
   type ForcedScenario,
   type SandboxScenarioBook,
 } from '../../domain/sandbox/workflow-scenarios.ts';
-import { amendmentCommand } from '../../functions/bookings/amendment-json.ts';
 import { bookingOf } from '../../infra/dynamo/entities/booking.ts';
 import { amendmentEntity } from '../../infra/dynamo/entities/amendment.ts';
 
@@ -223,10 +222,6 @@ describe('Function: withAmendmentScenario', () => {
     // assess
     expect(attempt).toEqual(new Error('process died'));
     expect(calls).toEqual(['force am-1 amendment-fails']);
-  });
-
-  it('puts no scenario on the command', () => {
-    expect(amendmentCommand({ checkOut: '2027-03-04' })).toEqual({ checkOut: '2027-03-04' });
   });
 });
 
