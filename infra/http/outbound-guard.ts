@@ -1,5 +1,6 @@
 import { isIP, isIPv4, isIPv6 } from 'node:net';
 import { ValidationError } from '../../domain/errors.ts';
+import { once } from '../lazy.ts';
 
 /**
  * The one guard for every URL the service calls on a partner's behalf (booking
@@ -108,48 +109,53 @@ function v6Ranges(spec: ReadonlyArray<readonly [string, AddressRefusal]>): Range
     .sort((a, b) => b.prefix - a.prefix);
 }
 
-// Longest prefix wins (the lists are sorted at load), so a metadata address inside a wider range is named as metadata.
-const V4_FORBIDDEN = v4Ranges([
-  ['0.0.0.0/8', 'unspecified'],
-  ['10.0.0.0/8', 'private'],
-  ['100.64.0.0/10', 'cgnat'],
-  ['100.100.100.200/32', 'metadata'], // Alibaba Cloud
-  ['127.0.0.0/8', 'loopback'],
-  ['168.63.129.16/32', 'metadata'], // Azure host endpoint: a public-looking address that answers only inside Azure
-  ['169.254.0.0/16', 'link-local'],
-  ['169.254.169.254/32', 'metadata'], // AWS, GCP, Azure, OpenStack
-  ['169.254.170.2/32', 'metadata'], // ECS task credentials
-  ['169.254.170.23/32', 'metadata'], // EKS pod identity
-  ['172.16.0.0/12', 'private'],
-  ['192.0.0.0/24', 'reserved'], // IETF protocol assignments
-  ['192.0.0.192/32', 'metadata'], // Oracle Cloud
-  ['192.0.2.0/24', 'documentation'],
-  ['192.88.99.0/24', 'reserved'], // deprecated 6to4 relay anycast
-  ['192.168.0.0/16', 'private'],
-  ['198.18.0.0/15', 'benchmark'],
-  ['198.51.100.0/24', 'documentation'],
-  ['203.0.113.0/24', 'documentation'],
-  ['224.0.0.0/4', 'multicast'],
-  ['240.0.0.0/4', 'reserved'],
-  ['255.255.255.255/32', 'broadcast'],
-]);
+// Built at the first check, not at load: every function bundles the guard, few send anything.
+// Longest prefix wins (the lists are sorted when built), so a metadata address inside a wider range is named as metadata.
+const v4Forbidden = once(() =>
+  v4Ranges([
+    ['0.0.0.0/8', 'unspecified'],
+    ['10.0.0.0/8', 'private'],
+    ['100.64.0.0/10', 'cgnat'],
+    ['100.100.100.200/32', 'metadata'], // Alibaba Cloud
+    ['127.0.0.0/8', 'loopback'],
+    ['168.63.129.16/32', 'metadata'], // Azure host endpoint: a public-looking address that answers only inside Azure
+    ['169.254.0.0/16', 'link-local'],
+    ['169.254.169.254/32', 'metadata'], // AWS, GCP, Azure, OpenStack
+    ['169.254.170.2/32', 'metadata'], // ECS task credentials
+    ['169.254.170.23/32', 'metadata'], // EKS pod identity
+    ['172.16.0.0/12', 'private'],
+    ['192.0.0.0/24', 'reserved'], // IETF protocol assignments
+    ['192.0.0.192/32', 'metadata'], // Oracle Cloud
+    ['192.0.2.0/24', 'documentation'],
+    ['192.88.99.0/24', 'reserved'], // deprecated 6to4 relay anycast
+    ['192.168.0.0/16', 'private'],
+    ['198.18.0.0/15', 'benchmark'],
+    ['198.51.100.0/24', 'documentation'],
+    ['203.0.113.0/24', 'documentation'],
+    ['224.0.0.0/4', 'multicast'],
+    ['240.0.0.0/4', 'reserved'],
+    ['255.255.255.255/32', 'broadcast'],
+  ]),
+);
 
-const V6_FORBIDDEN = v6Ranges([
-  ['::/128', 'unspecified'],
-  ['::1/128', 'loopback'],
-  ['64:ff9b:1::/48', 'private'], // local-use NAT64 (RFC 8215)
-  ['100::/64', 'reserved'], // discard-only
-  ['2001::/23', 'reserved'], // IETF protocol assignments, Teredo among them
-  ['2001:2::/48', 'benchmark'],
-  ['2001:db8::/32', 'documentation'],
-  ['3fff::/20', 'documentation'],
-  ['fc00::/7', 'unique-local'],
-  ['fd00:ec2::254/128', 'metadata'], // AWS IMDS over IPv6
-  ['fd00:ec2::23/128', 'metadata'], // EKS pod identity over IPv6
-  ['fe80::/10', 'link-local'],
-  ['fec0::/10', 'private'], // deprecated site-local
-  ['ff00::/8', 'multicast'],
-]);
+const v6Forbidden = once(() =>
+  v6Ranges([
+    ['::/128', 'unspecified'],
+    ['::1/128', 'loopback'],
+    ['64:ff9b:1::/48', 'private'], // local-use NAT64 (RFC 8215)
+    ['100::/64', 'reserved'], // discard-only
+    ['2001::/23', 'reserved'], // IETF protocol assignments, Teredo among them
+    ['2001:2::/48', 'benchmark'],
+    ['2001:db8::/32', 'documentation'],
+    ['3fff::/20', 'documentation'],
+    ['fc00::/7', 'unique-local'],
+    ['fd00:ec2::254/128', 'metadata'], // AWS IMDS over IPv6
+    ['fd00:ec2::23/128', 'metadata'], // EKS pod identity over IPv6
+    ['fe80::/10', 'link-local'],
+    ['fec0::/10', 'private'], // deprecated site-local
+    ['ff00::/8', 'multicast'],
+  ]),
+);
 
 function inV4(addr: number, r: Cidr<number>): boolean {
   if (r.prefix === 0) return true;
@@ -213,7 +219,7 @@ function parseIpv6(text: string): bigint | undefined {
 }
 
 function classifyV4(addr: number): AddressClass {
-  return V4_FORBIDDEN.find((r) => inV4(addr, r))?.class ?? 'public';
+  return v4Forbidden().find((r) => inV4(addr, r))?.class ?? 'public';
 }
 
 const MAPPED: Cidr<bigint> = { network: 0xffffn << 32n, prefix: 96 }; // ::ffff:a.b.c.d
@@ -229,7 +235,7 @@ function classifyV6(addr: bigint): AddressClass {
   // Forms that carry an IPv4 address reach that IPv4 address, so they inherit its class.
   if (within(MAPPED) || within(TRANSLATED) || within(NAT64)) return classifyV4(low32);
   if (within(SIX_TO_FOUR)) return classifyV4(Number((addr >> 80n) & 0xffffffffn));
-  const listed = V6_FORBIDDEN.find((r) => inV6(addr, r))?.class;
+  const listed = v6Forbidden().find((r) => inV6(addr, r))?.class;
   if (listed) return listed;
   if (within(COMPATIBLE)) {
     const embedded = classifyV4(low32);
