@@ -5,11 +5,12 @@ import { CLIENT_TYPES_FILE, clientTypes } from './client-types.ts';
 import { FUNCTIONS_FILE, functionsYaml } from './functions-yaml.ts';
 import { HTTP_EVENTS_FILE, httpEvents } from './http-events.ts';
 import { POSTMAN_FILES, postmanFiles } from './postman-files.ts';
+import { ROUTE_TABLE_FILE, routeTable } from './route-table.ts';
 
 /**
  * Writes everything generated from the route table: docs/openapi.json and the partners' docs/openapi.partner.json, the typed client's
- * types (clients/typescript/src/generated), the Postman collection and environment (docs/postman) and the
- * area functions' HTTP events (infra/deploy/http-events.yml). Tests fail when any of them is stale, so this is
+ * types (clients/typescript/src/generated), the Postman collection and environment (docs/postman), the
+ * area functions' HTTP events (infra/deploy/http-events.yml) and the fallback's route table (functions/system/route-table.json). Tests fail when any of them is stale, so this is
  * the one command to run after changing a route contract.
  */
 const document = buildOpenApi(ROUTES);
@@ -28,4 +29,5 @@ writeFileSync(POSTMAN_FILES.environment, postman.environment);
 console.log('docs/postman: collection and sandbox environment regenerated');
 writeFileSync(HTTP_EVENTS_FILE, await httpEvents());
 writeFileSync(FUNCTIONS_FILE, await functionsYaml());
-console.log('infra/deploy/http-events.yml and functions.yml: regenerated');
+writeFileSync(ROUTE_TABLE_FILE, routeTable(ROUTES));
+console.log('infra/deploy/http-events.yml, functions.yml and functions/system/route-table.json: regenerated');

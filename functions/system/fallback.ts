@@ -5,11 +5,15 @@ import { withinBudget } from '../http/budget.ts';
 import { basicAuth } from '../http/middleware/basic-auth.ts';
 import { errorResponder } from '../http/middleware/error-responder.ts';
 import { requestContext } from '../http/middleware/request-context.ts';
-import { pathMatcher, type RouteSpec } from '../http/route.ts';
+import { pathMatcher, type RouteSpec, type RouteTableRow } from '../http/route.ts';
 import { errorResult } from '../http/responses.ts';
 import type { HttpContext, HttpEvent, HttpResult } from '../http/types.ts';
 import { routeNotFound } from '../http/route-not-found.ts';
 import { services } from '../../infra/compose/core.ts';
+import routeTable from './route-table.json' with { type: 'json' };
+
+/** Every route's method and path, generated from the route registry by `npm run openapi` (scripts/route-table.ts). */
+const ROUTE_TABLE = routeTable as readonly RouteTableRow[];
 
 interface Matcher {
   readonly method: RouteSpec['method'];
@@ -17,24 +21,14 @@ interface Matcher {
   readonly sandboxOnly: boolean;
 }
 
-let matchers: Promise<readonly Matcher[]> | undefined;
-
-/**
- * The route registry (every operation's valibot schemas) loads at the first request: built at
- * module load it made this one of the two slowest cold starts of the HTTP handlers
- * (docs/performance.md), and only the paths and methods are kept.
- */
-async function loadMatchers(): Promise<readonly Matcher[]> {
-  const { ROUTES } = await import('../registry.ts');
-  return ROUTES.map((r) => ({ method: r.method, regex: pathMatcher(r.path), sandboxOnly: r.sandboxOnly === true }));
-}
+let matchers: readonly Matcher[] | undefined;
 
 /** Methods the service serves on this concrete path (empty: the path is unknown). */
-export async function allowedMethods(path: string): Promise<string[]> {
-  matchers ??= loadMatchers();
+export function allowedMethods(path: string): string[] {
+  matchers ??= ROUTE_TABLE.map((r) => ({ method: r.method, regex: pathMatcher(r.path), sandboxOnly: r.sandboxOnly }));
   // Off sandbox stages the sandbox-only routes do not exist, for a wrong method either.
   const sandbox = services().config.isSandbox;
-  return [...new Set((await matchers).filter((m) => (sandbox || !m.sandboxOnly) && m.regex.test(path)).map((m) => m.method))].sort();
+  return [...new Set(matchers.filter((m) => (sandbox || !m.sandboxOnly) && m.regex.test(path)).map((m) => m.method))].sort();
 }
 
 const surfaceOf = (path: string): Surface | undefined =>
@@ -62,7 +56,7 @@ const stack = middy<HttpEvent, HttpResult, Error, HttpContext>({ timeoutEarlyInM
     },
   })
   .handler(async (event, context) => {
-    const allow = await allowedMethods(event.rawPath);
+    const allow = allowedMethods(event.rawPath);
     if (allow.length > 0) {
       const method = context.state.method;
       return errorResult(context.state, new DomainError('METHOD_NOT_ALLOWED', `${method} is not supported on this path; use ${allow.join(', ')}.`), {

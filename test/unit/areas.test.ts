@@ -5,6 +5,7 @@ import { ROUTES } from '../../functions/registry.ts';
 import { readFileSync } from 'node:fs';
 import { FUNCTIONS_FILE } from '../../scripts/functions-yaml.ts';
 import { HTTP_EVENTS_FILE, httpEvents } from '../../scripts/http-events.ts';
+import { ROUTE_TABLE_FILE, routeTable } from '../../scripts/route-table.ts';
 import { serverlessYaml } from '../support/serverless-yaml.ts';
 
 type HttpApiEvent = { httpApi?: '*' | { method: string; path: string } };
@@ -70,5 +71,9 @@ describe('one function per area (functions/areas)', () => {
 
     for (const [name] of fns) expect(raw, name).toContain(`events: \${file(./infra/deploy/http-events.yml):${name}}`);
     expect(readFileSync(HTTP_EVENTS_FILE, 'utf8')).toBe(await httpEvents());
+  });
+
+  it("gives the `$default` fallback every route's method and path in functions/system/route-table.json, current with the registry (`npm run openapi`)", () => {
+    expect(readFileSync(ROUTE_TABLE_FILE, 'utf8')).toBe(routeTable(ROUTES));
   });
 });
