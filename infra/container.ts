@@ -1,10 +1,11 @@
 /**
  * The tests', benches' and scripts' entry to the wiring: the core (infra/compose/core.ts) and every
- * area's dependency builders in one import. Not a second composition root: it builds nothing, and
+ * area's dependency builders and adapter groups in one import. Not a second composition root, and
  * no handler imports it (test/unit/compose-areas.test.ts); a handler imports its area's module
  * under infra/compose/ (docs/decisions/platform.md, "Composition per area").
  */
 export * from './compose/core.ts';
+export { ALL_ADAPTERS, buildServices } from './compose/all.ts';
 export { billingDeps } from './compose/billing.ts';
 export { amendingDeps, bookingDeps, guestErasureDeps, orderDeps, type BookingDeps } from './compose/bookings.ts';
 export { syncDeps } from './compose/catalogue.ts';

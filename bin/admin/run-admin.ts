@@ -1,5 +1,6 @@
 // Billing and reconciliation call Razorpay's API (infra/payments/razorpay-sdk.ts).
-import { adminDeps as wireAdminDeps, buildServices, type Services } from '../../infra/compose/core.ts';
+import { buildServices } from '../../infra/compose/admin.ts';
+import { adminDeps as wireAdminDeps, type Services } from '../../infra/compose/core.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -10,6 +10,14 @@ import { handler as listFinanceContacts } from '../finance-contacts/list-finance
 import { handler as createFinanceContact } from '../finance-contacts/create-finance-contact.ts';
 import { handler as updateFinanceContact } from '../finance-contacts/update-finance-contact.ts';
 import { handler as deleteFinanceContact } from '../finance-contacts/delete-finance-contact.ts';
+import { billingAdapters } from '../../infra/compose/adapters/billing.ts';
+import { bookingAdapters } from '../../infra/compose/adapters/bookings.ts';
+import { mailAdapters } from '../../infra/compose/adapters/mail.ts';
+import { paymentAdapters } from '../../infra/compose/adapters/payments.ts';
+import { wire } from '../../infra/compose/core.ts';
+
+// The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
+wire(billingAdapters, bookingAdapters, mailAdapters, paymentAdapters);
 
 /**
  * A group's account: ledger, invoices and the billing run, its finance contacts, and both audit trails.

@@ -7,9 +7,16 @@ import { continueBillingRun } from '../../domain/invoicing/request-billing-run.t
 import { decodeBillingJob, decodePayLinkJob } from '../../events/billing-job-message.ts';
 import { refreshGroupPayLinks } from '../../domain/receivables/pay-links.ts';
 import { billingDeps } from '../../infra/compose/billing.ts';
-import { groupServices, services } from '../../infra/compose/core.ts';
+import { groupServices, services, wire } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
 import { withStatementPdf } from '../../infra/pdf/statement-renderer.ts';
+import { billingAdapters } from '../../infra/compose/adapters/billing.ts';
+import { bookingAdapters } from '../../infra/compose/adapters/bookings.ts';
+import { mailAdapters } from '../../infra/compose/adapters/mail.ts';
+import { paymentAdapters } from '../../infra/compose/adapters/payments.ts';
+
+// The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
+wire(billingAdapters, bookingAdapters, mailAdapters, paymentAdapters);
 
 /** What bringing a group's pay links in line with what it owes needs (the billing queue's other message). */
 type PayLinkWorkerDeps = Parameters<typeof refreshGroupPayLinks>[0];

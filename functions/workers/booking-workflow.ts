@@ -3,8 +3,12 @@ import { concurrentRecords } from './sqs-batch.ts';
 import { handleBookingCheck, type WorkflowDeps } from '../../domain/bookings/workflow.ts';
 import { decodeBookingCheck } from '../../events/booking-check-message.ts';
 import { bookingDeps } from '../../infra/compose/bookings.ts';
-import { groupServices, services, type Services } from '../../infra/compose/core.ts';
+import { groupServices, services, type Services, wire } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
+import { bookingAdapters } from '../../infra/compose/adapters/bookings.ts';
+
+// The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
+wire(bookingAdapters);
 
 /**
  * SQS consumer of the booking workflow queue: each message is "look at booking R, due at

@@ -1,8 +1,12 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { applyRecordedChanges } from '../../domain/channel-manager/receive-changes.ts';
 import { channexDeps } from '../../infra/compose/channel-manager.ts';
-import { services } from '../../infra/compose/core.ts';
+import { services, wire } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
+import { channexAdapters } from '../../infra/compose/adapters/channel-manager.ts';
+
+// The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
+wire(channexAdapters);
 
 /**
  * Consumer of the Channex changes queue (FIFO, one message group per listing): each message

@@ -1,7 +1,11 @@
 import { eraseExpiredGuestData } from '../../domain/guests/erase-guest-data.ts';
-import { groupClocks, services } from '../../infra/compose/core.ts';
+import { groupClocks, services, wire } from '../../infra/compose/core.ts';
 import { guestErasureDeps } from '../../infra/compose/bookings.ts';
 import { logger } from '../../infra/logger.ts';
+import { bookingAdapters } from '../../infra/compose/adapters/bookings.ts';
+
+// The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
+wire(bookingAdapters);
 
 /**
  * Scheduled once a day after midnight India time; also invocable by hand (offline's Lambda

@@ -4,8 +4,12 @@ import { systemOrigin } from '../../domain/audit/audit-event.ts';
 import { flagAddress, type FinanceContactDeps } from '../../domain/mail/finance-contacts.ts';
 import { readSesEvent } from '../../domain/mail/mail-events.ts';
 import type { Metrics } from '../../domain/ports/metrics.ts';
-import { services, type Services } from '../../infra/compose/core.ts';
+import { services, type Services, wire } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
+import { mailAdapters } from '../../infra/compose/adapters/mail.ts';
+
+// The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
+wire(mailAdapters);
 
 type MailEventDeps = FinanceContactDeps & { readonly metrics: Metrics };
 

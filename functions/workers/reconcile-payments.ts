@@ -1,9 +1,15 @@
 // This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
-import { clockFor, services } from '../../infra/compose/core.ts';
+import { clockFor, services, wire } from '../../infra/compose/core.ts';
 import { reconcileDeps } from '../../infra/compose/receivables.ts';
 import { logger } from '../../infra/logger.ts';
 import { systemOrigin } from '../../domain/audit/audit-event.ts';
+import { billingAdapters } from '../../infra/compose/adapters/billing.ts';
+import { mailAdapters } from '../../infra/compose/adapters/mail.ts';
+import { paymentAdapters } from '../../infra/compose/adapters/payments.ts';
+
+// The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
+wire(billingAdapters, mailAdapters, paymentAdapters);
 
 /**
  * Scheduled hourly: Razorpay does not promise every webhook (and disables one that keeps

@@ -5,9 +5,14 @@ import { systemOrigin } from '../../domain/audit/audit-event.ts';
 import { mailIssuedDocument, type DocumentMailDeps } from '../../domain/mail/document-mail.ts';
 import { decodePdfJob } from '../../events/pdf-job-message.ts';
 import { pdfDeps } from '../../infra/compose/invoice-pdf.ts';
-import { services, type Services } from '../../infra/compose/core.ts';
+import { services, type Services, wire } from '../../infra/compose/core.ts';
 import { onFirstCall } from '../../infra/lazy.ts';
 import { logger } from '../../infra/logger.ts';
+import { billingAdapters } from '../../infra/compose/adapters/billing.ts';
+import { mailAdapters } from '../../infra/compose/adapters/mail.ts';
+
+// The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
+wire(billingAdapters, mailAdapters);
 
 /** pdf-lib, fontkit and the renderer load at the first render, and the fonts with it, not at the cold start (docs/performance.md). */
 const pdfRenderer = onFirstCall(async () => new (await import('../../infra/pdf/pdf-invoice-renderer.ts')).PdfInvoiceRenderer());

@@ -1,6 +1,10 @@
 import { queueBillingRun } from '../../domain/invoicing/scheduled-billing.ts';
-import { services } from '../../infra/compose/core.ts';
+import { services, wire } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
+import { billingAdapters } from '../../infra/compose/adapters/billing.ts';
+
+// The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
+wire(billingAdapters);
 
 /**
  * Scheduled once a day after midnight India time; also invocable by hand (offline's Lambda

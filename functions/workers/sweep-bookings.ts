@@ -1,8 +1,12 @@
 import { sweepAmendments } from '../../domain/bookings/amend-booking.ts';
 import { sweepBookings } from '../../domain/bookings/sweep-bookings.ts';
 import { amendingDeps } from '../../infra/compose/bookings.ts';
-import { groupClocks, services } from '../../infra/compose/core.ts';
+import { groupClocks, services, wire } from '../../infra/compose/core.ts';
 import { logger } from '../../infra/logger.ts';
+import { bookingAdapters } from '../../infra/compose/adapters/bookings.ts';
+
+// The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
+wire(bookingAdapters);
 
 /**
  * Scheduled every minute; also invocable by hand (offline's Lambda port:

@@ -10,3 +10,5 @@ export { syncDeps } from './catalogue.ts';
 export { consoleDeps } from './console.ts';
 export { deliveryDeps } from './deliveries.ts';
 export { paymentDeps, reconcileDeps } from './receivables.ts';
+// Every adapter group: the tool runs every area's use cases in one process.
+export { buildServices } from './all.ts';

@@ -1,9 +1,11 @@
 /**
- * The core of the wiring, in every function's bundle: config, the SDK clients, the clocks and the
- * adapters of one process, each built at its first use, and the helpers that read a group's test
- * clock. Each area's dependency builders are in the area's module beside this one
- * (infra/compose/<area>.ts); a handler imports its area's module and this one, never another
- * area's (docs/decisions/platform.md, "Composition per area").
+ * The core of the wiring, in every function's bundle: config, the SDK clients, the clocks, the
+ * adapters every area uses, and the helpers that read a group's test clock. The adapters only
+ * some areas use are in adapter groups, each in its area's module beside this one
+ * (`bookingAdapters` in infra/compose/bookings.ts, ...). A function's entry (functions/areas/*.ts,
+ * a worker) names the groups it uses with `wire(...)`, so its bundle carries those adapters and
+ * no others; `npm run check:wiring` proves each entry wires what its code reads, and nothing more
+ * (docs/decisions/platform.md, "Composition per area").
  */
 import type { AuditOrigin } from '../../domain/audit/audit-event.ts';
 import type { AdminDeps } from '../../domain/admin.ts';
@@ -15,13 +17,14 @@ import type { SecretSealer } from '../../domain/ports/key-minter.ts';
 import type { UrlGuard } from '../../domain/ports/url-guard.ts';
 import type { WebhookStore } from '../../domain/ports/webhook-store.ts';
 import type { OrderStore } from '../../domain/ports/order-store.ts';
-import { DynamoOrderStore } from '../dynamo/dynamo-order-store.ts';
 import type { IdempotencyStore } from '../../domain/ports/idempotency-store.ts';
 import { DynamoIdempotencyStore } from '../dynamo/dynamo-idempotency-store.ts';
 import type { RateLimiter } from '../../domain/ports/rate-limiter.ts';
 import type { TenantDirectory } from '../../domain/ports/tenant-directory.ts';
 import { config, type Config } from '../config.ts';
 import { lazily, once, onFirstCall, rebound } from '../lazy.ts';
+import type { createSqsClient } from '../sqs/client.ts';
+import type { createS3Client } from '../s3/client.ts';
 import { cryptoKeyMinter } from '../crypto/key-minter.ts';
 import { SecretBox } from '../crypto/secret-box.ts';
 import { createDocumentClient } from '../dynamo/client.ts';
@@ -47,15 +50,10 @@ import { DynamoCreditLedger } from '../dynamo/dynamo-credit-ledger.ts';
 import type { BookingQueue, BookingStore } from '../../domain/ports/booking-store.ts';
 import type { PropertySystem } from '../../domain/ports/property-system.ts';
 import type { SandboxScenarioBook } from '../../domain/sandbox/workflow-scenarios.ts';
-import { DynamoBookingStore } from '../dynamo/dynamo-booking-store.ts';
 import { DynamoAuditTrail } from '../dynamo/dynamo-audit-trail.ts';
-import { SimulatedPropertySystem } from '../property-system/simulated-property-system.ts';
-import { loggedAsks } from '../sqs/pay-link-asks.ts';
 import { sha256Hex } from '../crypto/api-keys.ts';
 import type { BookingReads } from '../../domain/ports/booking-reads.ts';
 import type { AmendmentStore } from '../../domain/ports/amendment-store.ts';
-import { DynamoAmendmentStore } from '../dynamo/dynamo-amendment-store.ts';
-import { DynamoBookingReads } from '../dynamo/dynamo-booking-reads.ts';
 import { noMetrics, type Metrics } from '../../domain/ports/metrics.ts';
 import { emfMetrics } from '../metrics.ts';
 import type { DocumentStore } from '../../domain/ports/document-store.ts';
@@ -63,52 +61,27 @@ import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
 import type { PaymentGateway, PaymentNotifications } from '../../domain/ports/payment-gateway.ts';
 import type { PayLinkRefreshes } from '../../domain/ports/pay-link-refreshes.ts';
 import type { ReceivablesStore } from '../../domain/ports/receivables-store.ts';
-import { DynamoReceivablesStore } from '../dynamo/dynamo-receivables-store.ts';
 import type { PdfQueue } from '../../domain/ports/pdf-queue.ts';
 import type { BillingQueue, BillingRunLog } from '../../domain/ports/billing-fan-out.ts';
-import { DynamoBillingRunLog } from '../dynamo/dynamo-billing-run-log.ts';
-import { DynamoInvoiceStore } from '../dynamo/dynamo-invoice-store.ts';
 import type { BookingMarks } from '../../domain/ports/booking-marks.ts';
-import { DynamoBookingMarks } from '../dynamo/dynamo-booking-marks.ts';
 import type { BillingRunControl } from '../../domain/ports/billing-run-control.ts';
-import { DynamoBillingRunControl } from '../dynamo/dynamo-billing-run-control.ts';
 import type { OwingFigures } from '../../domain/ports/owing-figures.ts';
-import { DynamoOwingFigures } from '../dynamo/dynamo-owing-figures.ts';
 import type { PayLinkStore } from '../../domain/ports/pay-link-store.ts';
-import { DynamoPayLinkStore } from '../dynamo/dynamo-pay-link-store.ts';
-import { DynamoCreditNoteStore } from '../dynamo/dynamo-credit-note-store.ts';
 import type { CreditNoteStore } from '../../domain/ports/credit-note-store.ts';
 import type { BalanceStore } from '../../domain/ports/balance-store.ts';
-import { DynamoBalanceStore } from '../dynamo/dynamo-balance-store.ts';
-import { RazorpayPaymentGateway } from '../payments/razorpay-payment-gateway.ts';
-import { SandboxPaymentGateway } from '../payments/sandbox-payment-gateway.ts';
 import type { EInvoiceRegistry } from '../../domain/ports/e-invoice-registry.ts';
-import { SandboxEInvoiceRegistry } from '../einvoice/sandbox-e-invoice-registry.ts';
-import { DynamoSandboxIrpMemory } from '../dynamo/dynamo-sandbox-irp-memory.ts';
 import type { UnbilledWork } from '../../domain/ports/unbilled-work.ts';
-import { DynamoUnbilledWork } from '../dynamo/dynamo-unbilled-work.ts';
 import type { ChannexChangesQueue, ChannexInbox } from '../../domain/ports/channex-inbox.ts';
-import { DynamoChannexInbox } from '../dynamo/dynamo-channex-inbox.ts';
-import { ChannexPropertySystem } from '../property-system/channex-property-system.ts';
-import { RoutedPropertySystem } from '../property-system/routed-property-system.ts';
-import { NicEInvoiceRegistry } from '../einvoice/nic-e-invoice-registry.ts';
-import { DynamoIrpSessions } from '../dynamo/dynamo-irp-sessions.ts';
 import type { TestClockStore } from '../../domain/ports/test-clock-store.ts';
 import { DynamoTestClockStore } from '../dynamo/dynamo-test-clock-store.ts';
 import { clockOf } from '../../domain/test-clocks/test-clock.ts';
 import type { GroupClocks } from '../../domain/test-clocks/group-clocks.ts';
-import { RoutedEInvoiceRegistry } from '../einvoice/routed-e-invoice-registry.ts';
 import type { GuestDataStore } from '../../domain/ports/guest-data.ts';
-import { DynamoGuestDataStore } from '../dynamo/dynamo-guest-data.ts';
 import type { ConsoleStore } from '../../domain/ports/console-store.ts';
-import { DynamoConsoleStore } from '../dynamo/dynamo-console-store.ts';
-import { DynamoPasskeyStore } from '../dynamo/dynamo-passkey-store.ts';
 import type { PasskeyStore } from '../../domain/ports/passkey-store.ts';
 import type { Mailer } from '../../domain/ports/mailer.ts';
 import type { FinanceContactStore } from '../../domain/ports/finance-contacts.ts';
-import { DynamoFinanceContactStore } from '../dynamo/dynamo-finance-contacts.ts';
 import type { MailLog } from '../../domain/ports/mail-log.ts';
-import { DynamoMailLog } from '../dynamo/dynamo-mail-log.ts';
 
 /** The adapters wired once per process, shared by every area's dependency builders. */
 export interface Services {
@@ -203,117 +176,180 @@ export interface Services {
 export const systemClock: Clock = { now: () => new Date() };
 
 /**
- * The adapters of one process, each built at its first use (infra/lazy.ts), so a handler
- * constructs only what it touches. The SQS and S3 adapters and their SDK clients also load at
- * their first call (onFirstCall): most functions never queue a message or store a document,
- * and those SDKs would otherwise weigh on every cold start. A new adapter is one more entry.
+ * The area whose adapter group makes each member. `core` members are in every function;
+ * the others only where the function's entry wires their group.
  */
-export function buildServices(cfg: Config, clock: Clock = systemClock): Services {
+export const AREA_OF = {
+  config: 'core',
+  clock: 'core',
+  realClock: 'core',
+  testClocks: 'core',
+  tenants: 'core',
+  rateLimiter: 'core',
+  secrets: 'core',
+  sealer: 'core',
+  ids: 'core',
+  urlGuard: 'core',
+  metrics: 'core',
+  auditTrail: 'core',
+  idempotency: 'core',
+  cursors: 'core',
+  catalogue: 'core',
+  reader: 'core',
+  ledger: 'core',
+  documents: 'core',
+  webhooks: 'core',
+  deliveries: 'core',
+  changes: 'core',
+  deliveryQueue: 'core',
+  webhookTransport: 'core',
+  callbackTransport: 'core',
+  orders: 'bookings',
+  bookings: 'bookings',
+  bookingQueue: 'bookings',
+  bookingReads: 'bookings',
+  amendments: 'bookings',
+  propertySystem: 'bookings',
+  scenarioBook: 'bookings',
+  guestData: 'bookings',
+  invoices: 'billing',
+  bookingMarks: 'billing',
+  billingControl: 'billing',
+  billingRuns: 'billing',
+  billingQueue: 'billing',
+  payLinkRefreshes: 'billing',
+  pdfQueue: 'billing',
+  owing: 'billing',
+  unbilled: 'billing',
+  balances: 'billing',
+  creditNotes: 'billing',
+  eInvoices: 'billing',
+  receivables: 'billing',
+  payLinks: 'billing',
+  gateway: 'payments',
+  mailer: 'mail',
+  financeContacts: 'mail',
+  mailLog: 'mail',
+  people: 'console',
+  passkeys: 'console',
+  channexInbox: 'channelManager',
+  channexQueue: 'channelManager',
+} as const satisfies Record<Exclude<keyof Services, 'atClock'>, string>;
+
+export type Area = (typeof AREA_OF)[keyof typeof AREA_OF];
+
+/** The members a group of `area` makes. */
+export type MembersOf<A extends Area> = { [K in keyof typeof AREA_OF]: (typeof AREA_OF)[K] extends A ? K : never }[keyof typeof AREA_OF];
+
+/** One maker per member, each given the whole `Services` for the members it is built from. */
+export type Makers<K extends keyof Services> = { readonly [P in K]: (self: Services) => Services[P] };
+
+/** What the groups of one process share: its config and clock, the SDK clients, and the adapters that write in one transaction with others. */
+export interface Wiring {
+  readonly cfg: Config;
+  /** The process's clock (`realClock`); a maker made again for a test clock gets that clock beside it. */
+  readonly clock: Clock;
+  readonly table: string;
+  readonly db: () => ReturnType<typeof createDocumentClient>;
+  readonly sqs: () => Promise<Awaited<ReturnType<typeof createSqsClient>>>;
+  readonly s3: () => Promise<Awaited<ReturnType<typeof createS3Client>>>;
+  /** Concrete types, not the ports: the stores that write in the same transactions need them. */
+  readonly ledger: () => DynamoCreditLedger;
+  readonly auditTrail: () => DynamoAuditTrail;
+}
+
+/**
+ * The adapters of one area: `makers` builds each member at its first read; `atClock` makes
+ * again, for a sandbox group's test clock, the members that read the clock.
+ */
+export interface AdapterGroup<A extends Area> {
+  readonly area: A;
+  readonly makers: (w: Wiring) => Makers<MembersOf<A>>;
+  readonly atClock?: (w: Wiring, clock: Clock) => Partial<Makers<MembersOf<A>>>;
+}
+
+/** Any area's group, as `wire` and `composeServices` take them. */
+export type AnyAdapterGroup = { [A in Area]: AdapterGroup<A> }[Area];
+
+/** An area's group, its type naming the area (which `npm run check:wiring` reads). */
+export const adapterGroup = <A extends Exclude<Area, 'core'>>(group: AdapterGroup<A>): AdapterGroup<A> => group;
+
+/** A member read in a function whose entry does not wire its group: a wiring defect, found by `npm run check:wiring` before a deploy. */
+export class NotWiredError extends Error {
+  constructor(member: string, area: string) {
+    super(`Services.${member} is not wired in this function: its entry must wire the ${area} adapters (infra/compose/core.ts, wire)`);
+    this.name = 'NotWiredError';
+  }
+}
+
+/**
+ * The adapters every function has. The SQS and S3 adapters and their SDK clients load at their
+ * first call (onFirstCall): most functions never queue a message or store a document, and those
+ * SDKs would otherwise weigh on every cold start.
+ */
+const coreAdapters: AdapterGroup<'core'> = {
+  area: 'core',
+  makers: (w) => {
+    const { cfg, table, db } = w;
+    return {
+      config: () => cfg,
+      clock: () => w.clock,
+      realClock: () => w.clock,
+      testClocks: () => new DynamoTestClockStore(db(), table),
+      tenants: () => new DynamoTenantDirectory(db(), table, w.auditTrail()),
+      rateLimiter: () => new DynamoRateLimiter(db(), table),
+      catalogue: () => new DynamoCatalogueStore(db(), table),
+      reader: (svc) => new DynamoCatalogueReader(db(), table, svc.catalogue),
+      secrets: () => new SecretBox(cfg.secretsKeys),
+      sealer: (svc) => svc.secrets,
+      ids: () => ({ uuid: randomUUID }),
+      urlGuard: () => outboundUrlGuard(cfg.outbound),
+      webhooks: () => new DynamoWebhookStore(db(), table, w.auditTrail()),
+      deliveries: () => new DynamoDeliveryStore(db(), table),
+      changes: () => new DynamoChangeFeed(db(), table),
+      deliveryQueue: () => onFirstCall(async () => new (await import('../sqs/sqs-delivery-queue.ts')).SqsDeliveryQueue(await w.sqs(), cfg.webhookQueueUrl)),
+      webhookTransport: (svc) => new GuardedWebhookTransport(svc.secrets, cfg.outbound),
+      callbackTransport: (svc) => new GuardedCallbackTransport(svc.secrets, cfg.outbound, w.clock),
+      cursors: () => hmacCursorCodec(cfg.cursorKeys),
+      idempotency: () => new DynamoIdempotencyStore(db(), table),
+      ledger: w.ledger,
+      auditTrail: w.auditTrail,
+      metrics: () => (cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics),
+      documents: () => onFirstCall(async () => new (await import('../s3/s3-document-store.ts')).S3DocumentStore(await w.s3(), cfg.invoiceBucket)),
+    };
+  },
+  atClock: (_w, clock) => ({ clock: () => clock }),
+};
+
+/**
+ * The adapters of one process, the core's and `groups`', each built at its first read
+ * (infra/lazy.ts), so a handler constructs only what it touches. A member of a group not
+ * given throws NotWiredError when read. A new adapter is one more entry in its area's group.
+ */
+export function composeServices(cfg: Config, clock: Clock, groups: readonly AnyAdapterGroup[]): Services {
   const db = once(() => createDocumentClient(cfg));
-  const sqs = once(async () => (await import('../sqs/client.ts')).createSqsClient(cfg));
-  const s3 = once(async () => (await import('../s3/client.ts')).createS3Client(cfg));
   const table = cfg.tableName;
-  // Shared by adapters that write in the same transactions (concrete types, not the ports).
-  const ledger = once(() => new DynamoCreditLedger(db(), table));
-  const auditTrail = once(() => new DynamoAuditTrail(db(), table, cfg.stage, sha256Hex));
-  // One adapter for the billing queue's two messages: a run's groups and the groups whose pay links must follow what they owe.
-  const billingQueue = once(() =>
-    onFirstCall<BillingQueue & PayLinkRefreshes>(
-      async () => new (await import('../sqs/sqs-billing-queue.ts')).SqsBillingQueue(await sqs(), cfg.billingQueueUrl),
-    ),
-  );
-  const invoices = once(() => new DynamoInvoiceStore(db(), table, auditTrail()));
-  const simulator = (c: Clock) =>
-    new SimulatedPropertySystem(db(), table, c, { timeScale: cfg.timeScale, windowSeconds: cfg.booking.windowSeconds, syncWaitMs: cfg.booking.syncWaitMs });
-  // The entries that read the clock, made again for a group's test clock by atClock.
-  const atClockMakers = (c: Clock) => ({
-    clock: () => c,
-    // The stage param PROPERTY_SYSTEM chooses: Channex for every listing, or the simulator the project owns, where a
-    // listing connected to Channex (channelManager: channex) still goes out through Channex when the stage has its
-    // settings (docs/channel-manager.md; docs/decisions.md, "Channex outbound per listing").
-    propertySystem: () => {
-      const { baseUrl, apiKey, providerCode, userApiKey, apiUrl } = cfg.channex;
-      const channex =
-        baseUrl && apiKey && providerCode ? new ChannexPropertySystem(db(), table, c, { baseUrl, apiKey, providerCode, userApiKey, apiUrl }) : undefined;
-      if (cfg.channex.propertySystem === 'channex') return channex!;
-      return channex ? new RoutedPropertySystem(db(), table, simulator(c), channex) : simulator(c);
-    },
-    // The stage param irpProvider chooses: `nic`, the portal's API for every registration (one without
-    // credentials waits for them); `sandbox`, the sandbox the project owns except for the registrations
-    // whose portal credentials the stage secret holds (docs/decisions.md, "E-invoicing: one stage, the IRP per registration").
-    // The portal's sessions expire in real time, so only the sandbox IRP follows a test clock.
-    eInvoices: (svc: Services) => {
-      const portal = new NicEInvoiceRegistry(cfg.irp.credentials, new DynamoIrpSessions(db(), table, svc.secrets), clock);
-      if (cfg.irp.provider === 'nic') return portal;
-      const sandbox = new SandboxEInvoiceRegistry(cfg.irpSigningKey, new DynamoSandboxIrpMemory(db(), table), c);
-      return new RoutedEInvoiceRegistry(new Set(Object.keys(cfg.irp.credentials)), portal, sandbox);
-    },
-  });
-  return lazily<Services>({
-    config: () => cfg,
-    ...atClockMakers(clock),
-    realClock: () => clock,
-    atClock: (self) => (c) => (c === clock ? self : rebound(self, atClockMakers(c))),
-    testClocks: () => new DynamoTestClockStore(db(), table),
-    // The record lives on the table whichever clock reads it, so the process's clock dates its expiry (a test clock never runs behind it).
-    scenarioBook: () => simulator(clock),
-    tenants: () => new DynamoTenantDirectory(db(), table, auditTrail()),
-    people: () => new DynamoConsoleStore(db(), table, auditTrail()),
-    passkeys: () => new DynamoPasskeyStore(db(), table, auditTrail()),
-    rateLimiter: () => new DynamoRateLimiter(db(), table),
-    catalogue: () => new DynamoCatalogueStore(db(), table),
-    reader: (svc) => new DynamoCatalogueReader(db(), table, svc.catalogue),
-    secrets: () => new SecretBox(cfg.secretsKeys),
-    sealer: (svc) => svc.secrets,
-    ids: () => ({ uuid: randomUUID }),
-    urlGuard: () => outboundUrlGuard(cfg.outbound),
-    webhooks: () => new DynamoWebhookStore(db(), table, auditTrail()),
-    deliveries: () => new DynamoDeliveryStore(db(), table),
-    changes: () => new DynamoChangeFeed(db(), table),
-    deliveryQueue: () => onFirstCall(async () => new (await import('../sqs/sqs-delivery-queue.ts')).SqsDeliveryQueue(await sqs(), cfg.webhookQueueUrl)),
-    webhookTransport: (svc) => new GuardedWebhookTransport(svc.secrets, cfg.outbound),
-    callbackTransport: (svc) => new GuardedCallbackTransport(svc.secrets, cfg.outbound, clock),
-    cursors: () => hmacCursorCodec(cfg.cursorKeys),
-    orders: () => new DynamoOrderStore(db(), table),
-    idempotency: () => new DynamoIdempotencyStore(db(), table),
-    ledger,
-    auditTrail,
-    bookings: () => new DynamoBookingStore(db(), table, ledger(), auditTrail()),
-    bookingQueue: () => onFirstCall(async () => new (await import('../sqs/sqs-booking-queue.ts')).SqsBookingQueue(await sqs(), cfg.booking.queueUrl)),
-    bookingReads: () => new DynamoBookingReads(db(), table),
-    amendments: () => new DynamoAmendmentStore(db(), table, ledger(), auditTrail()),
-    metrics: () => (cfg.metrics === 'emf' ? emfMetrics(cfg.stage) : noMetrics),
-    documents: () => onFirstCall(async () => new (await import('../s3/s3-document-store.ts')).S3DocumentStore(await s3(), cfg.invoiceBucket)),
-    pdfQueue: () => onFirstCall(async () => new (await import('../sqs/sqs-pdf-queue.ts')).SqsPdfQueue(await sqs(), cfg.pdfQueueUrl)),
-    billingQueue,
-    // Asked by use cases after their change commits: best effort (infra/sqs/pay-link-asks.ts), the hourly reconciliation backs it.
-    payLinkRefreshes: (svc) => loggedAsks(billingQueue(), () => svc.metrics),
-    billingRuns: () => new DynamoBillingRunLog(db(), table, auditTrail()),
-    billingControl: () => new DynamoBillingRunControl(db(), table),
-    invoices,
-    bookingMarks: () => new DynamoBookingMarks(db(), table),
-    owing: () => new DynamoOwingFigures(db(), table),
-    payLinks: () => new DynamoPayLinkStore(db(), table),
-    // PAYMENT_GATEWAY picks Razorpay or the sandbox the project owns; both read Razorpay's signed webhooks.
-    gateway: () =>
-      cfg.payments.razorpay && cfg.payments.gateway === 'razorpay'
-        ? new RazorpayPaymentGateway({ ...cfg.payments.razorpay, webhookSecrets: cfg.payments.webhookSecrets })
-        : new SandboxPaymentGateway(cfg.payments.webhookSecrets),
-    receivables: () => new DynamoReceivablesStore(db(), table, invoices(), auditTrail()),
-    creditNotes: () => new DynamoCreditNoteStore(db(), table, auditTrail()),
-    balances: () => new DynamoBalanceStore(db(), table),
-    unbilled: () => new DynamoUnbilledWork(db(), table, (g, ids) => ledger().entriesById(g, ids)),
-    channexInbox: () => new DynamoChannexInbox(db(), table, cfg.channex.propertySystem === 'channex'),
-    channexQueue: () => onFirstCall(async () => new (await import('../sqs/sqs-channex-queue.ts')).SqsChannexQueue(await sqs(), cfg.channex.queueUrl)),
-    guestData: () => new DynamoGuestDataStore(db(), table, auditTrail()),
-    financeContacts: () => new DynamoFinanceContactStore(db(), table, auditTrail()),
-    mailLog: () => new DynamoMailLog(db(), table, auditTrail()),
-    mailer: () =>
-      onFirstCall(async () => {
-        const { SesMailer, createSesClient } = await import('../mail/ses-mailer.ts');
-        return new SesMailer(await createSesClient(cfg), cfg.mail);
-      }),
-  });
+  const w: Wiring = {
+    cfg,
+    clock,
+    table,
+    db,
+    sqs: once(async () => (await import('../sqs/client.ts')).createSqsClient(cfg)),
+    s3: once(async () => (await import('../s3/client.ts')).createS3Client(cfg)),
+    ledger: once(() => new DynamoCreditLedger(db(), table)),
+    auditTrail: once(() => new DynamoAuditTrail(db(), table, cfg.stage, sha256Hex)),
+  };
+  const all: readonly AnyAdapterGroup[] = [coreAdapters, ...groups];
+  const makers: Record<string, (self: Services) => unknown> = {};
+  for (const [member, area] of Object.entries(AREA_OF))
+    makers[member] = () => {
+      throw new NotWiredError(member, area);
+    };
+  for (const group of all) Object.assign(makers, group.makers(w));
+  // The members that read the clock, made again for a group's test clock.
+  const atClock = (c: Clock) => Object.assign({}, ...all.map((g) => g.atClock?.(w, c) ?? {})) as Partial<Makers<keyof Services>>;
+  makers.atClock = (self) => (c: Clock) => (c === clock ? self : rebound(self, atClock(c)));
+  return lazily(makers as unknown as Makers<keyof Services>);
 }
 
 /** What the operator use cases need, from the same adapters. */
@@ -356,10 +392,23 @@ export const clockFor =
   async (agentGroupId: string): Promise<Clock> =>
     (await groupServices(svc, agentGroupId)).clock;
 
+let wired: readonly AnyAdapterGroup[] = [];
 let cached: Services | undefined;
 
-/** Services for this process, built at first use (cold start) from the environment. */
+/**
+ * Names the adapter groups this function uses, in its entry (functions/areas/*.ts, a worker),
+ * before its first request. Adding to what is wired: a process that loads several entries (the
+ * tests, the local tools) gets every group they name.
+ */
+export function wire(...groups: readonly AnyAdapterGroup[]): void {
+  const added = groups.filter((g) => !wired.includes(g));
+  if (added.length === 0) return;
+  wired = [...wired, ...added];
+  cached = undefined;
+}
+
+/** Services for this process, built at first use (cold start) from the environment and the groups its entry wired. */
 export function services(): Services {
-  cached ??= buildServices(config());
+  cached ??= composeServices(config(), systemClock, wired);
   return cached;
 }

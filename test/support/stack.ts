@@ -7,7 +7,8 @@ import type { RateLimitOverride } from '../../domain/api-key.ts';
 import type { AgentGroupPrincipal } from '../../domain/principal.ts';
 import { parseConfig } from '../../infra/config.ts';
 // The core only: every integration file's setup imports this module, and an area's wiring (Razorpay's SDK with billing's) is the file's own choice.
-import { adminDeps, buildServices, type Services } from '../../infra/compose/core.ts';
+import { buildServices } from '../../infra/compose/all.ts';
+import { adminDeps, type Services } from '../../infra/compose/core.ts';
 
 /**
  * The emulators (and, in the e2e tier, the offline server and fakes) this tier's global setup

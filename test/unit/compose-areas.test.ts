@@ -13,6 +13,8 @@ import { stageFunctions } from '../../bench/cold-load.ts';
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 const COMPOSE = 'infra/compose/';
+/** The adapter groups an entry wires (infra/compose/core.ts, wire): any entry may name them, `npm run check:wiring` checks which. */
+const ADAPTERS = `${COMPOSE}adapters/`;
 const CORE = `${COMPOSE}core.ts`;
 const CONTAINER = 'infra/container.ts';
 
@@ -88,9 +90,22 @@ describe('composition: each handler reaches only its own area module', () => {
 
   it("no function reaches another area's module or infra/container.ts", () => {
     const wrong = fns
-      .map((f) => ({ name: f.name, reached: wiringReached(`${f.module}.ts`) }))
+      .map((f) => ({ name: f.name, reached: wiringReached(`${f.module}.ts`).filter((p) => !p.startsWith(ADAPTERS)) }))
       .filter((f) => AREA_OF[f.name] && JSON.stringify(f.reached) !== JSON.stringify(expected(AREA_OF[f.name]!)));
     expect(wrong).toEqual([]);
+  });
+
+  it('reaches adapter groups only from the entries that wire them, never from a handler', () => {
+    const fromHandlers = fns.flatMap((f) =>
+      importsOf(`${f.module}.ts`)
+        .filter((p) => !p.startsWith(COMPOSE))
+        .flatMap((p) =>
+          wiringReached(p)
+            .filter((r) => r.startsWith(ADAPTERS) || r === `${COMPOSE}all.ts`)
+            .map((r) => `${p} → ${r}`),
+        ),
+    );
+    expect(fromHandlers).toEqual([]);
   });
 
   it('the admin tool reaches the admin module and the core, nothing else of the wiring', () => {
