@@ -1,4 +1,5 @@
 import type { Booking, BookingStatus } from '../bookings/booking.ts';
+import type { Minor } from '../money.ts';
 
 /**
  * A place in a group's booking feed: the feed is ordered by (updatedAt, bookingRef), both
@@ -50,4 +51,12 @@ export interface BookingReads {
   feedPage(agentGroupId: string, query: BookingFeedQuery): Promise<BookingFeedPage>;
   /** One booking by its property-system id, or undefined when the group has none such. */
   byBookingId(agentGroupId: string, bookingId: string): Promise<Booking | undefined>;
+  /**
+   * bookingRef → paise of payments that reached the booking's invoice lines: each invoice's
+   * amountPaid covers its bookings in the invoice's line order. Absent = nothing paid.
+   */
+  paidOfBookings(
+    agentGroupId: string,
+    bookings: readonly { readonly bookingRef: string; readonly invoicedIn?: readonly string[] }[],
+  ): Promise<Map<string, Minor>>;
 }

@@ -131,12 +131,4 @@ export interface ReceivablesStore {
     at: string,
   ): Promise<boolean>;
   payments(agentGroupId: string): Promise<Payment[]>;
-  /**
-   * bookingRef → paise of payments that reached the booking's invoice lines: each invoice's
-   * amountPaid covers its bookings in the invoice's line order. Absent = nothing paid.
-   */
-  paidOfBookings(
-    agentGroupId: string,
-    bookings: readonly { readonly bookingRef: string; readonly invoicedIn?: readonly string[] }[],
-  ): Promise<Map<string, Minor>>;
 }

@@ -12,11 +12,10 @@ import { handler as previewOrder } from '../orders/preview-order.ts';
 import { handler as repriceOrder } from '../orders/reprice-order.ts';
 import { handler as fallback } from '../system/fallback.ts';
 import { bookingAdapters } from '../../infra/compose/adapters/bookings.ts';
-import { billingAdapters } from '../../infra/compose/adapters/billing.ts';
 import { wire } from '../../infra/compose/core.ts';
 
 // The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
-wire(bookingAdapters, billingAdapters);
+wire(bookingAdapters);
 
 /** Orders, bookings, cancellations and amendments: everything that prices a stay or changes a booking. */
 export const handler = areaRouter(

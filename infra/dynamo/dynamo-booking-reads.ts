@@ -1,8 +1,11 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Booking } from '../../domain/bookings/booking.ts';
+import type { Minor } from '../../domain/money.ts';
+import { creditedSpans, paidOfSpan, type BookingSpans } from '../../domain/receivables/allocation.ts';
 import type { BookingFeedPage, BookingFeedPosition, BookingFeedQuery, BookingFilter, BookingReads } from '../../domain/ports/booking-reads.ts';
 import { getAll } from './batch-get.ts';
 import { bookingOf } from './entities/booking.ts';
+import { invoiceEntity } from './entities/invoice.ts';
 import { keys, type Key } from './keys.ts';
 import { GSI1 } from './table.ts';
 
@@ -146,5 +149,27 @@ export class DynamoBookingReads implements BookingReads {
       { consistent: true },
     );
     return items.map(bookingOf);
+  }
+
+  async paidOfBookings(agentGroupId: string, bookings: readonly { bookingRef: string; invoicedIn?: readonly string[] }[]): Promise<Map<string, Minor>> {
+    const ids = [...new Set(bookings.flatMap((b) => b.invoicedIn ?? []))];
+    const paid = new Map<string, Minor>();
+    if (ids.length === 0) return paid;
+    const items = await getAll(
+      this.db,
+      this.table,
+      ids.map((id) => invoiceEntity.key(agentGroupId, id)),
+    );
+    const byId = new Map(items.map((i) => [i.id as string, i]));
+    for (const b of bookings) {
+      for (const id of b.invoicedIn ?? []) {
+        const invoice = byId.get(id);
+        const spans = invoice?.bookingSpans as BookingSpans | undefined;
+        const span = spans && creditedSpans(spans, invoice!.creditedByBooking as Record<string, Minor> | undefined)[b.bookingRef];
+        if (!invoice || !span) continue;
+        paid.set(b.bookingRef, (paid.get(b.bookingRef) ?? 0) + paidOfSpan((invoice.amountPaid as Minor | undefined) ?? 0, span));
+      }
+    }
+    return paid;
   }
 }

@@ -14,15 +14,7 @@ import type { LedgerEntry } from '../../domain/ledger/ledger.ts';
 import type { Minor } from '../../domain/money.ts';
 import type { VirtualAccount } from '../../domain/ports/payment-gateway.ts';
 import type { GatewayOrderRef, GroupVirtualAccount, OpenOrder, PaymentRecorded, ReceivablesStore } from '../../domain/ports/receivables-store.ts';
-import {
-  allocate,
-  allocationOrder,
-  bookingSpansOf,
-  creditedSpans,
-  paidOfSpan,
-  type BookingSpans,
-  type OpenInvoice,
-} from '../../domain/receivables/allocation.ts';
+import { allocate, allocationOrder, bookingSpansOf, type BookingSpans, type OpenInvoice } from '../../domain/receivables/allocation.ts';
 import type { InvoiceStore } from '../../domain/ports/invoice-store.ts';
 import {
   disputeRank,
@@ -657,28 +649,6 @@ export class DynamoReceivablesStore implements ReceivablesStore {
       ConsistentRead: true,
     });
     return items.map(paymentEntity.fromItem).sort((a, b) => a.receivedAt.localeCompare(b.receivedAt) || a.reference.localeCompare(b.reference));
-  }
-
-  async paidOfBookings(agentGroupId: string, bookings: readonly { bookingRef: string; invoicedIn?: readonly string[] }[]): Promise<Map<string, Minor>> {
-    const ids = [...new Set(bookings.flatMap((b) => b.invoicedIn ?? []))];
-    const paid = new Map<string, Minor>();
-    if (ids.length === 0) return paid;
-    const items = await getAll(
-      this.db,
-      this.table,
-      ids.map((id) => invoiceEntity.key(agentGroupId, id)),
-    );
-    const byId = new Map(items.map((i) => [i.id as string, i]));
-    for (const b of bookings) {
-      for (const id of b.invoicedIn ?? []) {
-        const invoice = byId.get(id);
-        const spans = invoice?.bookingSpans as BookingSpans | undefined;
-        const span = spans && creditedSpans(spans, invoice!.creditedByBooking as Record<string, Minor> | undefined)[b.bookingRef];
-        if (!invoice || !span) continue;
-        paid.set(b.bookingRef, (paid.get(b.bookingRef) ?? 0) + paidOfSpan((invoice.amountPaid as Minor | undefined) ?? 0, span));
-      }
-    }
-    return paid;
   }
 
   async payment(agentGroupId: string, source: PaymentSource, reference: string): Promise<Payment | undefined>;
