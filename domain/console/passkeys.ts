@@ -1,19 +1,22 @@
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { AuditOrigin } from '../audit/audit-event.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.ts';
 import type { Passkey, PasskeyStore } from '../ports/passkey-store.ts';
 import type { Person } from './people.ts';
 import { personAudit, SIGN_IN_PER_SOURCE, SignInRateLimitedError, startSession, type ConsoleDeps, type StartedSession } from './sign-in.ts';
+
+/**
+ * SimpleWebAuthn with its X.509 and ASN.1 stack (~750 KB, tsyringe and reflect-metadata among
+ * them) loads at the first ceremony: evaluated at start, it made the console's cold start the
+ * slowest of the HTTP functions, and most console requests never touch a passkey.
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 /** A ceremony's challenge lasts as long as the browser's own timeout, and is used once. */
 export const PASSKEY_CHALLENGE_MS = 5 * 60_000;
@@ -73,7 +76,7 @@ export async function beginRegistration(deps: PasskeyDeps, person: Person): Prom
   const existing = await deps.passkeys.listPasskeys(person.personId);
   if (existing.length >= PASSKEYS_PER_PERSON) throw new ConflictError('CONFLICT', `You have ${PASSKEYS_PER_PERSON} passkeys; remove one first.`);
   const { rpID } = relyingParty(deps.consoleUrl);
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName: 'Villa distribution console',
     rpID,
     userName: person.email,
@@ -116,7 +119,10 @@ export async function finishRegistration(deps: PasskeyDeps, person: Person, orig
   if (label.length > 60) throw new ValidationError('label', 'label must be at most 60 characters.');
   const response = parseResponse<RegistrationResponseJSON>(rawResponse);
   const expectedChallenge = await takeChallengeFor(deps, response.response.clientDataJSON, (owner) => owner === person.personId);
-  const verified = await verifiedOrRefused(verifyRegistrationResponse({ response, ...expected(deps, expectedChallenge) }), 'registration not verified');
+  const verified = await verifiedOrRefused(
+    (await webauthn()).verifyRegistrationResponse({ response, ...expected(deps, expectedChallenge) }),
+    'registration not verified',
+  );
   const { credential } = verified.registrationInfo;
   const passkey: Passkey = {
     credentialId: credential.id,
@@ -150,7 +156,7 @@ async function limitSignIn(deps: PasskeyDeps, source: string): Promise<void> {
 /** Sign-in options: a fresh challenge naming nobody (the passkey says who), under the same per-source limit as links. */
 export async function beginPasskeySignIn(deps: PasskeyDeps, source: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
   await limitSignIn(deps, source);
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID: relyingParty(deps.consoleUrl).rpID,
     userVerification: 'required',
     timeout: PASSKEY_CHALLENGE_MS,
@@ -173,7 +179,7 @@ export async function finishPasskeySignIn(deps: PasskeyDeps, rawResponse: string
   const person = await deps.people.getPerson(passkey.personId);
   if (!person) throw new PasskeyRefusedError('credential of no person');
   const verified = await verifiedOrRefused(
-    verifyAuthenticationResponse({
+    (await webauthn()).verifyAuthenticationResponse({
       response,
       ...expected(deps, expectedChallenge),
       credential: { id: passkey.credentialId, publicKey: Buffer.from(passkey.publicKey, 'base64url'), counter: passkey.counter },

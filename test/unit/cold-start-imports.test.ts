@@ -16,6 +16,10 @@ const AT_FIRST_CALL: { readonly what: string; readonly matches: (path: string) =
   { what: 'the S3 SDK (infra/s3/client.ts s3Sdk)', matches: (p) => p === '@aws-sdk/client-s3' },
   { what: 'the SESv2 SDK (infra/mail/ses-mailer.ts sesSdk)', matches: (p) => p === '@aws-sdk/client-sesv2' },
   { what: "Razorpay's SDK and axios (infra/payments)", matches: (p) => /node_modules\/(razorpay\/dist\/razorpay\.js|axios\/)/.test(p) },
+  {
+    what: 'SimpleWebAuthn and its X.509 and ASN.1 stack (domain/console/passkeys.ts, loaded at the first ceremony)',
+    matches: (p) => /node_modules\/@simplewebauthn\//.test(p),
+  },
   { what: 'pdf-lib and fontkit (infra/pdf, loaded at the first render)', matches: (p) => /node_modules\/(pdf-lib|@pdf-lib\/fontkit)\//.test(p) },
   // An ESM import of node:http loads Node's bundled undici (its WebSocket getters); the stage aliases it to infra/node-http.cjs.
   { what: 'node:http as an ESM import (custom.esbuild.alias)', matches: (p) => p === 'node:http' || p === 'http' },
