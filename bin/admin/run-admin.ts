@@ -1,4 +1,4 @@
-// Billing and reconciliation call Razorpay's API (infra/payments/razorpay-sdk.ts).
+// Billing and reconciliation call Razorpay's API (the payments adapter group, which buildServices wires).
 import { buildServices } from '../../infra/compose/admin.ts';
 import { adminDeps as wireAdminDeps, type Services } from '../../infra/compose/core.ts';
 import { randomBytes, randomUUID } from 'node:crypto';

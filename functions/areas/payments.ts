@@ -3,11 +3,10 @@ import { handler as gatewayNotification } from '../payments/gateway-notification
 import { handler as fallback } from '../system/fallback.ts';
 import { billingAdapters } from '../../infra/compose/adapters/billing.ts';
 import { mailAdapters } from '../../infra/compose/adapters/mail.ts';
-import { paymentAdapters } from '../../infra/compose/adapters/payments.ts';
 import { wire } from '../../infra/compose/core.ts';
 
 // The adapters this function uses beyond the core's (infra/compose/core.ts, wire; `npm run check:wiring` holds it to what its code reads).
-wire(billingAdapters, mailAdapters, paymentAdapters);
+wire(billingAdapters, mailAdapters);
 
 /** The payment gateway's signed notifications. */
 export const handler = areaRouter([gatewayNotification], fallback);

@@ -1,4 +1,4 @@
-// This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
+// This function calls Razorpay's API: its entry wires the payments adapter group, which carries the SDK.
 import { auditOrigin } from '../http/audit-origin.ts';
 import { billingRunView } from '../../domain/invoicing/read-invoices.ts';
 import { requestBillingRun } from '../../domain/invoicing/request-billing-run.ts';

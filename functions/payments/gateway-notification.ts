@@ -18,7 +18,7 @@ const rawBodyOf = (event: HttpEvent): string => {
 
 export const handler = endpoint(gatewayNotificationRoute, async ({ event, services }) => {
   const headers = Object.fromEntries(Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-  const gateway = services.gateway;
+  const gateway = services.gatewayNotices;
   const notice = gateway.readNotification(rawBodyOf(event), headers[gateway.signatureHeader], headers[gateway.eventIdHeader]);
   if (notice.kind === 'ignored')
     return {

@@ -1,4 +1,4 @@
-// This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
+// This function calls Razorpay's API: its entry wires the payments adapter group, which carries the SDK.
 import type { SQSRecord } from 'aws-lambda';
 import { concurrentRecords } from './sqs-batch.ts';
 import { billQueuedGroup, jobAtGroupClock, type GroupBillingDeps } from '../../domain/invoicing/scheduled-billing.ts';

@@ -1,4 +1,4 @@
-// This function calls Razorpay's API: its bundle carries the SDK (infra/payments/razorpay-sdk.ts).
+// This function calls Razorpay's API: its entry wires the payments adapter group, which carries the SDK.
 import { reconcilePayments } from '../../domain/receivables/gateway-accounts.ts';
 import { clockFor, services, wire } from '../../infra/compose/core.ts';
 import { reconcileDeps } from '../../infra/compose/receivables.ts';

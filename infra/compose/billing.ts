@@ -1,10 +1,9 @@
 /**
  * The billing area's wiring: billing runs (the accounts function, the billing worker, the daily
- * run) and invoice reads. Billing creates Razorpay orders and virtual accounts, so this module
- * brings Razorpay's SDK into the bundles that import it.
+ * run) and invoice reads. Billing creates Razorpay orders and virtual accounts: the functions
+ * that bill wire the payments adapter group, which brings Razorpay's SDK.
  * Handlers import this module and `core.ts`, never another area's (docs/decisions/platform.md, "Composition per area").
  */
-import '../payments/with-razorpay.ts';
 import { renderAtOnce } from '../../domain/invoicing/invoice-pdf.ts';
 import type { BillingDeps, PdfDeps } from '../../domain/invoicing/run-billing.ts';
 import type { BillingQueue, BillingRunLog } from '../../domain/ports/billing-fan-out.ts';

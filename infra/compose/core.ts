@@ -149,6 +149,8 @@ export interface Services {
   readonly payLinks: PayLinkStore;
   readonly creditNotes: CreditNoteStore;
   readonly gateway: PaymentGateway & PaymentNotifications;
+  /** Reading the gateway's signed notifications (Razorpay's webhooks, which the sandbox gateway sends too): no SDK needed. */
+  readonly gatewayNotices: PaymentNotifications;
   readonly receivables: ReceivablesStore;
   /** The e-invoice registration portal (registrations marked for e-invoicing). */
   readonly eInvoices: EInvoiceRegistry;
@@ -227,6 +229,7 @@ export const AREA_OF = {
   receivables: 'billing',
   payLinks: 'billing',
   gateway: 'payments',
+  gatewayNotices: 'billing',
   mailer: 'mail',
   financeContacts: 'mail',
   mailLog: 'mail',

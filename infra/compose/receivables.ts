@@ -1,10 +1,9 @@
 /**
  * The receivables area's wiring: recorded payments and the reconciliation of the gateway's
  * payments with pay links and reminders (the hourly worker, the console, the admin tool).
- * Reconciliation calls Razorpay's API, so this module brings its SDK into the bundles that import it.
+ * Reconciliation calls Razorpay's API: its functions wire the payments adapter group, which brings the SDK.
  * Handlers import this module and `core.ts`, never another area's (docs/decisions/platform.md, "Composition per area").
  */
-import '../payments/with-razorpay.ts';
 import type { IdGenerator } from '../../domain/ports/ids.ts';
 import type { ReconcileDeps } from '../../domain/receivables/gateway-accounts.ts';
 import type { PaymentDeps } from '../../domain/receivables/record-payment.ts';

@@ -14,8 +14,17 @@ import {
   type VirtualAccountRequest,
 } from '../../domain/ports/payment-gateway.ts';
 import { once } from '../lazy.ts';
-import { loadRazorpaySdk, RazorpaySdkNotWiredError } from './razorpay-sdk.ts';
 import { disputeOfEntity, paymentLinkOf, paymentOfEntity, RazorpayWebhooks, refundOfEntity } from './razorpay-webhooks.ts';
+
+/** The SDK's client class (razorpay-node's default export). */
+export type RazorpaySdk = typeof Razorpay;
+
+/**
+ * Loads the SDK: `() => import('razorpay')`, named only where the adapter is wired
+ * (infra/compose/adapters/payments.ts), so only the bundles of functions that wire the payments
+ * group carry it. It brings axios and form-data (~650 KiB), parsed at start though run only here.
+ */
+export type LoadRazorpaySdk = () => Promise<{ readonly default: RazorpaySdk }>;
 
 export interface RazorpaySettings {
   readonly keyId: string;
@@ -44,7 +53,6 @@ function sameAmount(found: PaymentLink, request: PaymentLinkRequest): PaymentLin
 }
 
 function mapped(err: unknown): Error {
-  if (err instanceof RazorpaySdkNotWiredError) return err;
   const e = err as { statusCode?: unknown; error?: { code?: unknown; description?: unknown }; code?: unknown; message?: unknown };
   if (typeof e?.statusCode === 'number') {
     // razorpay.com/docs/api/errors: 4xx BAD_REQUEST_ERROR (the request is wrong; 401 the key), 5xx SERVER_ERROR, 429 too many requests.
@@ -81,14 +89,14 @@ export class RazorpayPaymentGateway extends RazorpayWebhooks implements PaymentG
   /**
    * The SDK loads at the first call to Razorpay: it brings axios, whose module start loads
    * Node's fetch (undici), and the webhook path (every notification) never needs it; only the
-   * bundles of functions whose area module imports `with-razorpay.ts` carry it (docs/performance.md, cold starts).
+   * bundles of functions that wire the payments adapter group carry it (docs/performance.md, cold starts).
    */
   private readonly sdk: () => Promise<Razorpay>;
 
-  constructor(settings: RazorpaySettings) {
+  constructor(settings: RazorpaySettings, loadSdk: LoadRazorpaySdk) {
     super(settings.webhookSecrets);
     this.sdk = once(async () => {
-      const Sdk = await loadRazorpaySdk();
+      const Sdk = (await loadSdk()).default;
       const sdk = new Sdk({ key_id: settings.keyId, key_secret: settings.keySecret });
       // The SDK's own HTTP client (an axios instance, razorpay-node lib/api.js `this.rq`) takes the base URL and timeout.
       const client = (sdk.api as unknown as { rq: { defaults: { baseURL?: string; timeout?: number } } }).rq;

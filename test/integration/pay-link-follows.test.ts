@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import '../../infra/payments/with-razorpay.ts';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import '../../infra/payments/with-razorpay.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { addContact } from '../../domain/mail/finance-contacts.ts';

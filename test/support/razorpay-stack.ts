@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import '../../infra/payments/with-razorpay.ts';
 import { addDays } from '../../domain/catalogue/calendar.ts';
 import { indiaToday } from '../../domain/reads/date-window.ts';
 import { reconcilePayments, type ReconcileReport } from '../../domain/receivables/gateway-accounts.ts';

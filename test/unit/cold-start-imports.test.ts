@@ -53,7 +53,7 @@ function loadedAtStart(meta: Metafile, entry: string, bundled: readonly string[]
 
 /**
  * The functions that call Razorpay's API (orders for invoices, virtual accounts, reconciliation):
- * their handlers import infra/payments/with-razorpay.ts (the billing run is in the accounts area, the clock's advance in testClocks
+ * their entries wire the payments adapter group, the one module that names the SDK (the billing run is in the accounts area, the clock's advance in testClocks
  * and on the console's test clock page, which bills the group's closed periods as the API's advance does). No other bundle carries the SDK, not even
  * behind a dynamic import (V8 parses the whole file at start); the webhook receiver checks
  * signatures with the SDK's utils module only.

@@ -1,4 +1,3 @@
-import '../../infra/payments/with-razorpay.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RazorpayPaymentGateway } from '../../infra/payments/razorpay-payment-gateway.ts';
 import { FakeRazorpay } from '../support/fake-razorpay.ts';
@@ -15,13 +14,16 @@ describe('the fake Razorpay refuses what Razorpay refuses', () => {
 
   beforeAll(async () => {
     fake = await new FakeRazorpay('whsec-refusals').start();
-    gateway = new RazorpayPaymentGateway({
-      keyId: fake.keyId,
-      keySecret: fake.keySecret,
-      apiUrl: fake.url,
-      webhookSecrets: ['whsec-refusals'],
-      timeoutMs: 5_000,
-    });
+    gateway = new RazorpayPaymentGateway(
+      {
+        keyId: fake.keyId,
+        keySecret: fake.keySecret,
+        apiUrl: fake.url,
+        webhookSecrets: ['whsec-refusals'],
+        timeoutMs: 5_000,
+      },
+      () => import('razorpay'),
+    );
   });
   afterAll(() => fake.stop());
 

@@ -1,4 +1,3 @@
-import '../../infra/payments/with-razorpay.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RazorpayPaymentGateway } from '../../infra/payments/razorpay-payment-gateway.ts';
 import { FakeRazorpay } from '../support/fake-razorpay.ts';
@@ -11,7 +10,10 @@ import { FakeRazorpay } from '../support/fake-razorpay.ts';
 describe('Razorpay disputes through the SDK', () => {
   let fake: FakeRazorpay;
   const gateway = () =>
-    new RazorpayPaymentGateway({ keyId: fake.keyId, keySecret: fake.keySecret, apiUrl: fake.url, webhookSecrets: ['whsec'], timeoutMs: 5_000 });
+    new RazorpayPaymentGateway(
+      { keyId: fake.keyId, keySecret: fake.keySecret, apiUrl: fake.url, webhookSecrets: ['whsec'], timeoutMs: 5_000 },
+      () => import('razorpay'),
+    );
 
   beforeAll(async () => {
     fake = await new FakeRazorpay('whsec').start();

@@ -9,13 +9,16 @@ import { hexSignature } from '../../infra/payments/razorpay-webhooks.ts';
  * the payment's `upi`, `acquirer_data.rrn`, the order's own `id` without its `order_` prefix) are no reason to refuse one.
  */
 const SECRET = 'whsec-samples';
-const gateway = new RazorpayPaymentGateway({
-  keyId: 'rzp_test_samples',
-  keySecret: 'unused',
-  apiUrl: 'http://127.0.0.1:9',
-  webhookSecrets: [SECRET],
-  timeoutMs: 1_000,
-});
+const gateway = new RazorpayPaymentGateway(
+  {
+    keyId: 'rzp_test_samples',
+    keySecret: 'unused',
+    apiUrl: 'http://127.0.0.1:9',
+    webhookSecrets: [SECRET],
+    timeoutMs: 1_000,
+  },
+  () => import('razorpay'),
+);
 const read = (event: Record<string, unknown>) => {
   const body = JSON.stringify(event);
   return gateway.readNotification(body, hexSignature(body, SECRET), 'evt_SampleReplay01');

@@ -1,4 +1,3 @@
-import '../../infra/payments/with-razorpay.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RazorpayPaymentGateway } from '../../infra/payments/razorpay-payment-gateway.ts';
 import { hexSignature } from '../../infra/payments/razorpay-webhooks.ts';
@@ -23,7 +22,10 @@ describe('Razorpay Payment Links through the SDK', () => {
 
   beforeAll(async () => {
     fake = await new FakeRazorpay('whsec-links').start();
-    gateway = new RazorpayPaymentGateway({ keyId: fake.keyId, keySecret: fake.keySecret, apiUrl: fake.url, webhookSecrets: ['whsec-links'], timeoutMs: 5_000 });
+    gateway = new RazorpayPaymentGateway(
+      { keyId: fake.keyId, keySecret: fake.keySecret, apiUrl: fake.url, webhookSecrets: ['whsec-links'], timeoutMs: 5_000 },
+      () => import('razorpay'),
+    );
   });
   afterAll(() => fake.stop());
 

@@ -18,6 +18,7 @@ import { NicEInvoiceRegistry } from '../../einvoice/nic-e-invoice-registry.ts';
 import { RoutedEInvoiceRegistry } from '../../einvoice/routed-e-invoice-registry.ts';
 import { SandboxEInvoiceRegistry } from '../../einvoice/sandbox-e-invoice-registry.ts';
 import { once, onFirstCall } from '../../lazy.ts';
+import { RazorpayWebhooks } from '../../payments/razorpay-webhooks.ts';
 import { loggedAsks } from '../../sqs/pay-link-asks.ts';
 import { adapterGroup, type Services, type Wiring } from '../core.ts';
 
@@ -62,6 +63,7 @@ export const billingAdapters = adapterGroup({
       eInvoices: (svc) => eInvoicesAt(w, svc, w.clock),
       receivables: () => new DynamoReceivablesStore(db(), table, invoices(), w.auditTrail()),
       payLinks: () => new DynamoPayLinkStore(db(), table),
+      gatewayNotices: () => new RazorpayWebhooks(w.cfg.payments.webhookSecrets),
     };
   },
   atClock: (w, clock) => ({ eInvoices: (svc) => eInvoicesAt(w, svc, clock) }),
