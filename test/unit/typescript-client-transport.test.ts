@@ -192,8 +192,10 @@ describe('Client transport: retries', () => {
 
 describe('Client transport: timeouts', () => {
   it('gives up on an answer that does not come within timeoutMs, and sends a GET again', async () => {
-    const late: Answer = (res) => void setTimeout(() => ok(res, undefined as never), 1_000).unref();
-    const { baseUrl, seen } = await serve([late, late, ok]);
+    // Never answers, so only the client's timeout ends the attempt (afterEach closes the connections). An answer
+    // sent after a delay instead could win the race on a starved event loop and make the test flaky.
+    const silent: Answer = () => undefined;
+    const { baseUrl, seen } = await serve([silent, silent, ok]);
 
     const error = await client(baseUrl, { timeoutMs: 100, maxRetries: 0 })
       .pds.GET('/v1/ping')
