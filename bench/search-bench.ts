@@ -3,7 +3,6 @@ import { addDays } from '../domain/catalogue/calendar.ts';
 import { indiaToday } from '../domain/reads/date-window.ts';
 import { searchListings, type SearchBody } from '../domain/search/search-listings.ts';
 import type { Services } from '../infra/container.ts';
-import { searchCatalogue } from '../infra/dynamo/dynamo-search-catalogue.ts';
 import { buildDemoWorld } from '../scripts/demo-world.ts';
 import { httpEvent, lambdaContext, measure, type Summary } from './harness.ts';
 import { dynamoCalls, resetDynamoCalls } from '../infra/dynamo/client.ts';
@@ -56,7 +55,7 @@ export async function benchSearch(svc: Services, runs: number, previewMedian: nu
   const seed = await seeding(svc);
   const deps = adminDeps(seed, operatorOrigin('bench', 'seed'));
   const today = indiaToday(new Date());
-  const catalogue = searchCatalogue(svc);
+  const catalogue = svc.search;
 
   const groupOn = async (channelId: string) => {
     const partnerId = `search-bench-${channelId}`;

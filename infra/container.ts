@@ -5,7 +5,8 @@
  * under infra/compose/ (docs/decisions/platform.md, "Composition per area").
  */
 export * from './compose/core.ts';
-export { ALL_ADAPTERS, buildServices } from './compose/all.ts';
+// The benches and tests call handlers in-process, so their services() wires every group (the core's own wires only what an entry names).
+export { ALL_ADAPTERS, buildServices, servicesOfEveryArea as services } from './compose/all.ts';
 export { billingDeps } from './compose/billing.ts';
 export { amendingDeps, bookingDeps, guestErasureDeps, orderDeps, type BookingDeps } from './compose/bookings.ts';
 export { syncDeps } from './compose/catalogue.ts';

@@ -9,13 +9,32 @@ import { billingAdapters } from './adapters/billing.ts';
 import { bookingAdapters } from './adapters/bookings.ts';
 import { channexAdapters } from './adapters/channel-manager.ts';
 import { consoleAdapters } from './adapters/console.ts';
-import { composeServices, systemClock, type AnyAdapterGroup, type Services } from './core.ts';
+import { composeServices, services as processServices, systemClock, wire, type AnyAdapterGroup, type Services } from './core.ts';
 import { mailAdapters } from './adapters/mail.ts';
 import { paymentAdapters } from './adapters/payments.ts';
+import { searchAdapters } from './adapters/search.ts';
 
-export const ALL_ADAPTERS: readonly AnyAdapterGroup[] = [bookingAdapters, billingAdapters, paymentAdapters, mailAdapters, consoleAdapters, channexAdapters];
+export const ALL_ADAPTERS: readonly AnyAdapterGroup[] = [
+  bookingAdapters,
+  billingAdapters,
+  paymentAdapters,
+  mailAdapters,
+  consoleAdapters,
+  channexAdapters,
+  searchAdapters,
+];
 
 /** Every adapter of one process, each built at its first read. */
 export function buildServices(cfg: Config, clock: Clock = systemClock): Services {
   return composeServices(cfg, clock, ALL_ADAPTERS);
+}
+
+/**
+ * This process's services() with every group wired: for a process that calls handlers in-process
+ * (the benches, a test that invokes a handler module rather than its function's entry), which
+ * would otherwise get only the core, since no entry of theirs ran wire().
+ */
+export function servicesOfEveryArea(): Services {
+  wire(...ALL_ADAPTERS);
+  return processServices();
 }

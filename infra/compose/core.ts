@@ -11,6 +11,7 @@ import type { AuditOrigin } from '../../domain/audit/audit-event.ts';
 import type { AdminDeps } from '../../domain/admin.ts';
 import type { CatalogueReader } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore } from '../../domain/ports/catalogue-store.ts';
+import type { SearchCatalogue } from '../../domain/search/search-catalogue.ts';
 import type { Clock } from '../../domain/ports/clock.ts';
 import type { IdGenerator } from '../../domain/ports/ids.ts';
 import type { SecretSealer } from '../../domain/ports/key-minter.ts';
@@ -99,6 +100,8 @@ export interface Services {
   readonly secrets: SecretBox;
   readonly catalogue: CatalogueStore;
   readonly reader: CatalogueReader;
+  /** Search's reads over the channel's search projection (docs/search.md). */
+  readonly search: SearchCatalogue;
   readonly sealer: SecretSealer;
   readonly ids: IdGenerator;
   readonly urlGuard: UrlGuard;
@@ -237,6 +240,7 @@ export const AREA_OF = {
   passkeys: 'console',
   channexInbox: 'channelManager',
   channexQueue: 'channelManager',
+  search: 'search',
 } as const satisfies Record<Exclude<keyof Services, 'atClock'>, string>;
 
 export type Area = (typeof AREA_OF)[keyof typeof AREA_OF];

@@ -10,11 +10,8 @@ import type { ListingView } from '../../domain/ports/catalogue-reader.ts';
 import type { CatalogueStore } from '../../domain/ports/catalogue-store.ts';
 import { DayDecoder, shardName, viewOfEntry, type Locator, type Shard } from '../../domain/search/projection.ts';
 import type { SearchCatalogue, SearchHead, SearchShards } from '../../domain/search/search-catalogue.ts';
-import type { Config } from '../config.ts';
-import type { Services } from '../compose/core.ts';
 import { getAll } from './batch-get.ts';
-import { createDocumentClient } from './client.ts';
-import { ATTR, DynamoSearchProjection, headFromItem, locatorOn } from './dynamo-search-projection.ts';
+import { ATTR, type DynamoSearchProjection, headFromItem, locatorOn } from './dynamo-search-projection.ts';
 import { keys } from './keys.ts';
 
 const strip = <T>(item: Record<string, unknown>): T => {
@@ -118,18 +115,4 @@ export class DynamoSearchCatalogue implements SearchCatalogue {
   listingViews(listingIds: readonly string[]): Promise<ListingView[]> {
     return this.store.getListingViews(listingIds);
   }
-}
-
-let cached: { config: Config; catalogue: DynamoSearchCatalogue } | undefined;
-
-/** One search catalogue per process (its own document client, built at first use like the container's). */
-export function searchCatalogue(svc: Services): DynamoSearchCatalogue {
-  if (cached?.config !== svc.config) {
-    const db = createDocumentClient(svc.config);
-    cached = {
-      config: svc.config,
-      catalogue: new DynamoSearchCatalogue(db, svc.config.tableName, svc.catalogue, new DynamoSearchProjection(db, svc.config.tableName, svc.catalogue)),
-    };
-  }
-  return cached.catalogue;
 }

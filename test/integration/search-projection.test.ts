@@ -12,7 +12,6 @@ import { importWorld } from '../../domain/world/import-world.ts';
 import { adminDeps, syncDeps, type Services } from '../../infra/container.ts';
 import { bookingItem } from '../../infra/dynamo/entities/booking.ts';
 import { createDocumentClient } from '../../infra/dynamo/client.ts';
-import { searchCatalogue } from '../../infra/dynamo/dynamo-search-catalogue.ts';
 import { DynamoSearchProjection, noDrift } from '../../infra/dynamo/dynamo-search-projection.ts';
 import { bookingFixture } from '../support/booking-seed.ts';
 import {
@@ -191,7 +190,7 @@ describe('Search projection over DynamoDB: kept by imports, syncs, bookings and 
                   const who = principal(n % 3 === 2 ? ids.channelB : ids.channelA);
                   const body = searchBody(s, ids);
                   return Promise.all([
-                    outcome(() => searchListings({ catalogue: searchCatalogue(svc), clock }, who, body)),
+                    outcome(() => searchListings({ catalogue: svc.search, clock }, who, body)),
                     outcome(() => legacySearchListings({ catalogue: legacy, clock }, who, body)),
                   ]);
                 }),
@@ -256,7 +255,7 @@ describe('Search projection: bank offers in the head', () => {
         { filterName: 'checkOut', filterValues: [addDays(GEN_FROM, 4)] },
       ],
     };
-    const now = await searchListings({ catalogue: searchCatalogue(svc), clock }, who, body);
+    const now = await searchListings({ catalogue: svc.search, clock }, who, body);
     expect(now).toEqual(await legacySearchListings({ catalogue: legacyCatalogue(), clock }, who, body));
     expect(now.singleListings.flatMap((l) => l.offerTitles)).toContain('A first offer');
     expect(await projection.rebuild(ids.channelA)).toSatisfy(noDrift);
@@ -319,7 +318,7 @@ describe('Search projection: rebuild and versions', () => {
     const who: AgentGroupPrincipal = { kind: 'agent-group', agentGroupId: 'g', partnerId: 'p', channelId: ids.channelA, keyId: 'k', keyPrefix: 'k' };
     const body = searchBody(fc.sample(searchArb, { seed: 1, numRuns: 1 })[0]!, ids);
 
-    const now = await outcome(() => searchListings({ catalogue: searchCatalogue(svc), clock }, who, body));
+    const now = await outcome(() => searchListings({ catalogue: svc.search, clock }, who, body));
     const head = await db.send(new GetCommand({ TableName: svc.config.tableName, Key: { PK: `SEARCH#${ids.channelA}`, SK: 'HEAD' } }));
     const rebuilt = await db.send(new GetCommand({ TableName: svc.config.tableName, Key: { PK: shard.PK, SK: shard.SK } }));
     db.destroy();

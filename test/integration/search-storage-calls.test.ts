@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { httpEvent, lambdaContext } from '../../bench/harness.ts';
 import { handler as createTestClock } from '../../functions/test-clocks/create-test-clock.ts';
 import { handler as searchListings } from '../../functions/distribution/search-listings.ts';
+import { servicesOfEveryArea } from '../../infra/compose/all.ts';
 import { dynamoCalls, resetDynamoCalls } from '../../infra/dynamo/client.ts';
 import { seedCatalogue, type CatalogueFixture } from '../support/catalogue-fixture.ts';
 import { newAgentGroup, stack, testServices } from '../support/stack.ts';
@@ -18,6 +19,8 @@ let fx: CatalogueFixture;
 beforeAll(async () => {
   // The handlers build their services from the environment, as a Lambda does.
   Object.assign(process.env, stack().env);
+  // The handler modules are called directly, not through their functions' entries, so nothing has wired their adapter groups.
+  servicesOfEveryArea();
   fx = await seedCatalogue();
 });
 
