@@ -25,6 +25,9 @@ function isServices(type: ts.Type): boolean {
   return false;
 }
 
+/** What a spread of Services (`{ ...svc }`) reads: every member. */
+export const EVERY_MEMBER = '...';
+
 /** What one source file reads of `Services`, and the areas of the groups it passes to `wire()`. */
 export interface FileWiring {
   readonly reads: ReadonlySet<string>;
@@ -42,14 +45,23 @@ export function wiringOf(program: ts.Program, root: string): Map<string, FileWir
     const wires = new Set<string>();
     const visit = (node: ts.Node): void => {
       if (ts.isPropertyAccessExpression(node) && isServices(checker.getTypeAtLocation(node.expression))) reads.add(node.name.text);
+      // A spread reads every member, the groups not wired too (their makers throw): never right in a function.
+      else if ((ts.isSpreadAssignment(node) || ts.isSpreadElement(node)) && isServices(checker.getTypeAtLocation(node.expression))) reads.add(EVERY_MEMBER);
       else if (ts.isObjectBindingPattern(node) && isServices(checker.getTypeAtLocation(node)))
         for (const e of node.elements) reads.add((e.propertyName ?? e.name).getText(sf));
       else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'wire')
         for (const arg of node.arguments) {
-          const area = checker.getTypeAtLocation(arg).getProperty('area');
-          const type = area && checker.getTypeOfSymbolAtLocation(area, arg);
-          if (type?.isStringLiteral()) wires.add(type.value);
-          else throw new Error(`${file}: wire() takes adapter groups, each named with adapterGroup(); cannot read the area of ${arg.getText(sf)}`);
+          // A spread argument (`wire(...ALL_ADAPTERS)`) wires the areas its elements' type names.
+          const arrayType = ts.isSpreadElement(arg) ? checker.getTypeAtLocation(arg.expression) : undefined;
+          const groupType = arrayType ? checker.getIndexTypeOfType(arrayType, ts.IndexKind.Number) : checker.getTypeAtLocation(arg);
+          const areas = (groupType?.isUnion() ? groupType.types : groupType ? [groupType] : []).map((t) => {
+            const area = t.getProperty('area');
+            const type = area && checker.getTypeOfSymbolAtLocation(area, arg);
+            return type?.isStringLiteral() ? type.value : undefined;
+          });
+          if (areas.length === 0 || areas.some((a) => a === undefined))
+            throw new Error(`${file}: wire() takes adapter groups, each named with adapterGroup(); cannot read the area of ${arg.getText(sf)}`);
+          for (const a of areas) wires.add(a!);
         }
       ts.forEachChild(node, visit);
     };
@@ -70,11 +82,12 @@ export interface Verdict {
 export function verdictOf(files: readonly string[], wiring: ReadonlyMap<string, FileWiring>, areaOf: Readonly<Record<string, string>>): Verdict {
   const needed = new Map<string, string[]>();
   for (const file of files)
-    for (const member of wiring.get(file)?.reads ?? []) {
-      const area = areaOf[member];
-      if (!area || area === 'core') continue;
-      needed.set(area, [...(needed.get(area) ?? []), `${member} (${file})`]);
-    }
+    for (const read of wiring.get(file)?.reads ?? [])
+      for (const member of read === EVERY_MEMBER ? Object.keys(areaOf) : [read]) {
+        const area = areaOf[member];
+        if (!area || area === 'core') continue;
+        needed.set(area, [...(needed.get(area) ?? []), `${read === EVERY_MEMBER ? `${member} in a spread of Services` : member} (${file})`]);
+      }
   const wired = new Set(files.flatMap((f) => [...(wiring.get(f)?.wires ?? [])]));
   return {
     wired: [...wired].sort(),

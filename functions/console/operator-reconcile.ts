@@ -93,7 +93,7 @@ export const reconcileNow = async (deps: ConsoleAppDeps, req: Request, ctx: Sign
     const { reply, replayed } = await runOnce(
       svc,
       { scope: `console#${ctx.person.personId}#reconcile-payments`, key: runKey, requestHash: group ?? '*' },
-      async () => ({ status: 200, body: await reconcileAs({ ...svc, audit: svc.auditTrail }, ctx.origin, group, run) }),
+      async () => ({ status: 200, body: await reconcileAs({ audit: svc.auditTrail, clock: svc.clock, ids: svc.ids }, ctx.origin, group, run) }),
     );
     return outcomePage(ctx, reply.body as ReconcileReport, replayed, group);
   } catch (err) {

@@ -22,6 +22,10 @@ export const person = (svc: Pick<Services, 'people'>) => svc.people;
 export const destructured = ({ bookings }: Services) => bookings;
 export const notServices = (other: { invoices: number; people: number }) => other.invoices + other.people;
 `,
+  [`${ROOT}/spread.ts`]: `
+import type { Services } from './core.ts';
+export const copy = (svc: Services) => ({ ...svc, extra: 1 });
+`,
   [`${ROOT}/entry.ts`]: `
 import { billingAdapters, wire } from './core.ts';
 wire(billingAdapters);
@@ -80,5 +84,14 @@ describe('Function: verdictOf', () => {
     // assess
     expect(verdict.missing.size).toBe(0);
     expect(verdict.surplus).toEqual(['billing']);
+  });
+
+  it('takes a spread of Services as a read of every member, so the bundle needs every group', () => {
+    // act
+    const verdict = verdictOf(['spread.ts', 'entry.ts'], wiring, AREAS);
+
+    // assess
+    expect([...verdict.missing.keys()]).toEqual(['bookings', 'console']);
+    expect(verdict.missing.get('console')).toEqual(['people in a spread of Services (spread.ts)']);
   });
 });
