@@ -1094,19 +1094,7 @@ ${
 const startBillingRun = operatorPage('run-billing', async (deps, _req, ctx) => {
   // The admin tool's `billing run --all` where the stage has a billing queue (every stage, and the local stack): one message per group,
   // recorded write-ahead under the person.
-  const run = await queueBillingRunAs(
-    {
-      invoices: deps.svc.invoices,
-      clock: deps.svc.clock,
-      ids: deps.svc.ids,
-      tenants: deps.svc.tenants,
-      billingRuns: deps.svc.billingRuns,
-      billingQueue: deps.svc.billingQueue,
-      audit: deps.svc.auditTrail,
-    },
-    { trigger: 'ADMIN', force: true },
-    ctx.origin,
-  );
+  const run = await queueBillingRunAs({ ...billingDeps(deps.svc), audit: deps.svc.auditTrail }, { trigger: 'ADMIN', force: true }, ctx.origin);
   return redirect(`/console/operator/billing/runs/${encodeURIComponent(run.runId)}`);
 });
 

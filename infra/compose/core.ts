@@ -1,11 +1,11 @@
 /**
  * The core of the wiring, in every function's bundle: config, the SDK clients, the clocks, the
  * adapters every area uses, and the helpers that read a group's test clock. The adapters only
- * some areas use are in adapter groups, each in its area's module beside this one
- * (`bookingAdapters` in infra/compose/bookings.ts, ...). A function's entry (functions/areas/*.ts,
- * a worker) names the groups it uses with `wire(...)`, so its bundle carries those adapters and
- * no others; `npm run check:wiring` proves each entry wires what its code reads, and nothing more
- * (docs/decisions/platform.md, "Composition per area").
+ * some areas use are in adapter groups under infra/compose/adapters/ (`bookingAdapters` in
+ * adapters/bookings.ts, ...). A function's entry (functions/areas/*.ts, a worker) names the groups
+ * it uses with `wire(...)`, so its bundle carries those adapters and no others; `npm run
+ * check:wiring` proves each entry wires what its code reads, and nothing more
+ * (docs/decisions/platform.md, "Adapter groups").
  */
 import type { AuditOrigin } from '../../domain/audit/audit-event.ts';
 import type { AdminDeps } from '../../domain/admin.ts';
